@@ -1,0 +1,28 @@
+#!/bin/bash
+# every patch of both series passes checkpatch
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel-patches/: scripts/checkpatch.pl --strict, no error and no warning.
+# perf-patches/: no error (perf follows kernel style; checkpatch's
+# --strict checks are advice there).
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=${BUILD_DIR:-/var/tmp/pagealloc-build}/linux
+[ -x "$src/scripts/checkpatch.pl" ] || { echo "no build tree at $src (make build)"; exit 2; }
+err=0 n=0
+check() {	# dir, checkpatch options...
+	local d=$1 p out; shift
+	[ -f "$top/$d/series" ] || return 0
+	for p in $(sed -e 's/#.*//' "$top/$d/series"); do
+		n=$((n + 1))
+		out=$(cd "$src" && perl scripts/checkpatch.pl -q "$@" "$top/$d/$p" 2>&1)
+		if [ $? -ne 0 ] || { [ "$d" = kernel-patches ] && [ -n "$out" ]; }; then
+			echo "FAIL: $d/$p:"
+			echo "$out"
+			err=1
+		fi
+	done
+}
+check kernel-patches --strict
+check perf-patches --ignore FILE_PATH_CHANGES
+[ $n = 0 ] && { echo "no patches yet"; exit 2; }
+exit $err
