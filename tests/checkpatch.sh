@@ -14,7 +14,8 @@ check() {	# dir, checkpatch options...
 	[ -f "$top/$d/series" ] || return 0
 	for p in $(sed -e 's/#.*//' "$top/$d/series"); do
 		n=$((n + 1))
-		out=$(cd "$src" && perl scripts/checkpatch.pl -q "$@" "$top/$d/$p" 2>&1)
+		# Debian's python3 has the modules spdxcheck.py needs
+		out=$(cd "$src" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl -q "$@" "$top/$d/$p" 2>&1)
 		if [ $? -ne 0 ] || { [ "$d" = kernel-patches ] && [ -n "$out" ]; }; then
 			echo "FAIL: $d/$p:"
 			echo "$out"

@@ -1,0 +1,79 @@
+#!/bin/bash
+# perf pagealloc report equals test_pagealloc's exact scenario counts
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test_pagealloc module's thread "pagealloc-test" runs a scenario on
+# request and says which pages and events each column must show for it.
+# Record each scenario with perf pagealloc record and require the thread's
+# row of perf pagealloc report to equal those numbers exactly, in pages
+# and with --count-events.  --split-irq keeps events of interrupts that
+# hit the thread (e.g. RCU freeing slab pages) off its row: the module
+# counts only its own.
+
+export LC_ALL=C
+[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
+perf --list-cmds | grep -qx pagealloc || { echo "skip: no perf pagealloc"; exit 2; }
+ko=${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel/lib/test_pagealloc.ko
+[ -r "$ko" ] || { echo "skip: no $ko"; exit 2; }
+ctl=/sys/kernel/debug/test_pagealloc
+
+err=0
+data=$(mktemp /tmp/__perf_test.pagealloc.XXXXX)
+loaded=
+cleanup() {
+	rm -f "$data" "$data.old"
+	[ -n "$loaded" ] && rmmod test_pagealloc
+	trap - EXIT TERM INT
+}
+trap 'cleanup; exit $err' EXIT TERM INT
+
+insmod "$ko" || { echo "FAIL: insmod $ko"; err=1; exit; }
+loaded=1
+
+# compare "key=value ..." expectations with the -x, row of the thread
+check() {	# scenario mode(pages|events) expected-line report-options...
+	local scenario=$1 mode=$2 want=$3 header row kv key val col got
+	shift 3
+	perf pagealloc report -q -i "$data" --split-irq -x, "$@" > "$data.out" 2>&1 ||
+		{ echo "FAIL: $scenario: perf pagealloc report $*"; cat "$data.out"; err=1; return; }
+	header=$(grep '^task,' "$data.out")
+	row=$(grep "^pagealloc-test-$tid," "$data.out")
+	if [ -z "$row" ]; then
+		echo "FAIL: $scenario: no row pagealloc-test-$tid"; cat "$data.out"; err=1; return
+	fi
+	for kv in $want; do
+		key=${kv%%=*} val=${kv#*=}
+		col=$(tr , '\n' <<<"$header" | grep -nx "$key" | cut -d: -f1)
+		[ -n "$col" ] || { echo "FAIL: no column $key in: $header"; err=1; continue; }
+		got=$(cut -d, -f"$col" <<<"$row")
+		if [ "$got" != "$val" ]; then
+			echo "FAIL: $scenario ($mode): $key is $got, want $val"
+			err=1
+		fi
+	done
+	echo "$scenario ($mode): $want"
+	rm -f "$data.out"
+}
+
+for scenario in direct batched order3 drain extfrag; do
+	if ! perf pagealloc record -q -o "$data" -- \
+		sh -c "echo $scenario > $ctl/run" > /dev/null 2>&1; then
+		echo "FAIL: $scenario: record or scenario failed"
+		cat $ctl/expected
+		err=1
+		continue
+	fi
+	exp=$(cat $ctl/expected)
+	tid=$(sed -n '1s/.* tid=\([0-9]*\).*/\1/p' <<<"$exp")
+	grep -q "scenario=$scenario .* result=0" <<<"$exp" ||
+		{ echo "FAIL: $scenario: $exp"; err=1; continue; }
+	check $scenario pages "$(sed -n 's/^pages: //p' <<<"$exp")"
+	check $scenario events "$(sed -n 's/^events: //p' <<<"$exp")" --count-events
+	# the batch events make the drains exact lock-hold counts
+	if [ $scenario = drain ] &&
+	   ! perf pagealloc report -i "$data" 2>/dev/null | grep -qi 'exact'; then
+		echo "FAIL: drain: the report does not say it used the batch events"
+		err=1
+	fi
+done
+exit $err
