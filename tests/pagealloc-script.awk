@@ -1,0 +1,136 @@
+# The perf pagealloc table computed a second way, for the tests: from
+#   perf script -F comm,tid,cpu,event,trace -i FILE
+# (libtraceevent's rendering of each event's fields), printed like
+# perf pagealloc report -x, : a header of the column keys, one row per
+# comm-tid sorted by name, then TOTAL.  Page columns count 2^order pages
+# (or events with -v events=1).  PCPU drains/refills count the batch
+# events when the file has them, else runs of per-page events on a CPU.
+# Everything in default mode: interrupt events count to the interrupted
+# task; batch-event detection as perf pagealloc does it.
+
+function pages(kv,    o) {
+	o = kv["order"] + 0
+	return events ? 1 : 2 ^ o
+}
+
+function parse(s, kv,    n, i, a, p) {
+	split("", kv)
+	n = split(s, a, " ")
+	for (i = 1; i <= n; i++) {
+		p = index(a[i], "=")
+		if (p)
+			kv[substr(a[i], 1, p - 1)] = substr(a[i], p + 1)
+	}
+}
+
+function add(task, col, v) {
+	val[task, col] += v
+	seen[task] = 1
+}
+
+BEGIN {
+	ncols = split("alloc,alloc_locked,free_direct,free_batched,pcpu_drained," \
+		"pcpu_drains,pcpu_refills,extfrag,extfrag_causing,migtype_changed," \
+		"extfrag_severe,extfrag_moderate,alloc_failed,unknown", cols, ",")
+}
+
+{
+	# "<comm> <tid> [<cpu>] kmem:<event>: <fields>"; comm may hold spaces
+	for (c = 1; c <= NF; c++)
+		if ($c ~ /^\[[0-9]+\]$/)
+			break
+	if (c > NF || c < 3)
+		next
+	comm = $1
+	for (i = 2; i < c - 1; i++)
+		comm = comm " " $i
+	tid = $(c - 1)
+	cpu = substr($c, 2, length($c) - 2) + 0
+	ev = $(c + 1)
+	sub(/:$/, "", ev)
+	sub(/^kmem:/, "", ev)
+	rest = ""
+	for (i = c + 2; i <= NF; i++)
+		rest = rest " " $i
+	parse(rest, kv)
+	task = comm "-" tid
+
+	kind = ev
+	if (ev == "mm_page_alloc") {
+		if (kv["pfn"] == "0x0")
+			add(task, "alloc_failed", 1)
+		else
+			add(task, "alloc", pages(kv))
+	} else if (ev == "mm_page_alloc_zone_locked") {
+		add(task, "alloc_locked", pages(kv))
+		if (kv["percpu_refill"] == "1") {
+			kind = "refill"
+			if (!(lastkind[cpu] == kind && lasttid[cpu] == tid))
+				runs_refill[task]++
+		}
+	} else if (ev == "mm_page_free" || ev == "mm_page_free_direct") {
+		add(task, "free_all", pages(kv))
+		if (ev == "mm_page_free")
+			newnames = 1
+	} else if (ev == "mm_page_free_batched" || ev == "mm_pagevec_free") {
+		add(task, "free_batched", 1)
+	} else if (ev == "mm_page_pcpu_drain") {
+		add(task, "pcpu_drained", pages(kv))
+		if (!(lastkind[cpu] == kind && lasttid[cpu] == tid))
+			runs_drain[task]++
+	} else if (ev == "mm_page_pcpu_drain_bulk") {
+		has_drain_bulk = 1
+		bulk_drain[task]++
+	} else if (ev == "mm_page_pcpu_refill") {
+		has_refill_bulk = 1
+		bulk_refill[task]++
+	} else if (ev == "mm_page_alloc_extfrag") {
+		add(task, "extfrag", 1)
+		fo = kv["fallback_order"] + 0
+		if (fo < kv["pageblock_order"] + 0) {
+			add(task, "extfrag_causing", 1)
+			add(task, fo <= 3 ? "extfrag_severe" : "extfrag_moderate", 1)
+		}
+		if (kv["change_ownership"] == "1")
+			add(task, "migtype_changed", 1)
+	} else {
+		add(task, "unknown", 1)
+	}
+	seen[task] = 1
+	lastkind[cpu] = kind
+	lasttid[cpu] = tid
+}
+
+END {
+	n = 0
+	for (t in seen)
+		names[++n] = t
+	# insertion sort: the row count is small
+	for (i = 2; i <= n; i++) {
+		x = names[i]
+		for (j = i - 1; j >= 1 && names[j] > x; j--)
+			names[j + 1] = names[j]
+		names[j + 1] = x
+	}
+	hdr = "task"
+	for (k = 1; k <= ncols; k++)
+		hdr = hdr "," cols[k]
+	print hdr
+	for (i = 1; i <= n; i++) {
+		t = names[i]
+		fd = val[t, "free_all"] - (newnames ? val[t, "free_batched"] : 0)
+		val[t, "free_direct"] = fd < 0 ? 0 : fd
+		val[t, "pcpu_drains"] = has_drain_bulk ? bulk_drain[t] : runs_drain[t]
+		val[t, "pcpu_refills"] = has_refill_bulk ? bulk_refill[t] : runs_refill[t]
+		line = t
+		for (k = 1; k <= ncols; k++) {
+			line = line "," (val[t, cols[k]] + 0)
+			total[k] += val[t, cols[k]]
+		}
+		print line
+	}
+	line = "TOTAL"
+	for (k = 1; k <= ncols; k++)
+		line = line "," (total[k] + 0)
+	print line
+}
