@@ -6,7 +6,9 @@
 # (or events with -v events=1).  PCPU drains/refills count the batch
 # events when the file has them, else runs of per-page events on a CPU.
 # Everything in default mode: interrupt events count to the interrupted
-# task; batch-event detection as perf pagealloc does it.
+# task.  Whether the file has the batch events is a property of the file
+# (its event list), not of whether any survived: pass -v has_drain_bulk=1
+# and -v has_refill_bulk=1 when perf evlist names them.
 
 function pages(kv,    o) {
 	o = kv["order"] + 0
