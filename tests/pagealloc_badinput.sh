@@ -64,7 +64,7 @@ grep -qE '^TOTAL +- +[0-9]+ ' "$t/out" || { echo "FAIL: nofield: $(grep ^TOTAL "
 run partial 'lost' -i "$d/lost.data"
 run ok '' -i "$d/basic.data" --prepend-parent --json
 run ok '' -i "$d/scenarios.data" --split-irq -x,
-run ok '' -i "$d/basic.data" --time 5.4,5.6 --per-process -s pid
+run ok '' -i "$d/basic.data" --time 11.6,11.9 --per-process -s pid
 PAGER=cat "${vg[@]}" --log-file="$t/vg" "$perf" pagealloc report -i - < "$d/pipe.data" > "$t/out" 2>&1
 if [ -s "$t/vg" ] || ! grep -q '^TOTAL' "$t/out"; then
 	echo "FAIL: pipe mode under valgrind"; head -30 "$t/vg" "$t/out"; err=1
