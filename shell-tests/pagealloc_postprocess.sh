@@ -10,10 +10,10 @@
 # through its control fifo once running.  Only then run the workload (a
 # 16 MiB dd into tmpfs, then an rm of the file), then stop both.  For the
 # dd and the rm, each column of the script's table must equal the column
-# of 'perf pagealloc report --count-events -x,' it corresponds to.  The
-# rows of a task are summed over its comms: the fork child is named after
-# its parent until it execs, and trace_pipe and perf name it at different
-# times.
+# of 'perf pagealloc report --count-events -x,' it corresponds to.  A
+# task's rows are summed over its comms: the fork child is named after its
+# parent until it execs, and trace_pipe and perf name it at different
+# times (the trace lines of the two tasks are given one name each).
 export LC_ALL=C
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
@@ -52,9 +52,12 @@ trap 'cleanup; exit $err' EXIT TERM INT
 fail() { echo "FAIL: $*"; err=1; }
 
 # --- tracefs: the kmem page events into a buffer big enough ---------------
-kb=$(cat $tracefs/buffer_size_kb)
-echo "$tracefs/buffer_size_kb $kb" >> $saved
-[ "${kb%% *}" -ge 8192 ] 2>/dev/null || echo 8192 > $tracefs/buffer_size_kb
+# "1408" or, before the buffer is first used, "7 (expanded: 1408)"
+kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/[^0-9].*//' $tracefs/buffer_size_kb)
+if [ "${kb:-0}" -lt 8192 ]; then
+	echo "$tracefs/buffer_size_kb $kb" >> $saved
+	echo 8192 > $tracefs/buffer_size_kb
+fi
 echo "$tracefs/tracing_on $(cat $tracefs/tracing_on)" >> $saved
 echo 1 > $tracefs/tracing_on
 for f in $tracefs/events/kmem/mm_page*/enable; do
@@ -70,7 +73,7 @@ cat_pid=$!
 
 # --- perf: started disabled, enabled through its control fifo -------------
 mkfifo $tmp/ctl $tmp/ack
-perf pagealloc record -q -o $tmp/perf.data -D -1 \
+perf pagealloc record -q -o $tmp/perf.data -m 1024 -D -1 \
 	--control fifo:$tmp/ctl,$tmp/ack > $tmp/record.log 2>&1 &
 perf_pid=$!
 # read-write opens of the fifos do not block, even if perf failed
@@ -120,21 +123,29 @@ restore $saved
 grep -q '^CPU:.*LOST' $tmp/trace.txt && fail "trace_pipe lost events"
 
 # --- the two tables --------------------------------------------------------
-perl "$script" < $tmp/trace.txt > $tmp/pp.out 2>&1 ||
+# trace_pipe names a task by the comm saved for its pid when the line is
+# read, so the lines of one task can come under two names, in no relation
+# to when it exec'd: a batched free can have its mm_page_free lines under
+# one and its mm_page_free_batched lines under the other, which clamps
+# "Pages freed direct" of one row to 0.  Give the lines of the workload's
+# tasks one name each (perf names by the time of the comm records).
+perl -pe "s/^\s*.*-($dd_pid)(\s+[[(])/  dd-\$1\$2/; s/^\s*.*-($rm_pid)(\s+[[(])/  rm-\$1\$2/" \
+	$tmp/trace.txt > $tmp/trace.named
+perl "$script" < $tmp/trace.named > $tmp/pp.out 2>&1 ||
 	fail "the script exited with $?"
 perf pagealloc report -i $tmp/perf.data --count-events -x, > $tmp/perf.out 2> $tmp/perf.err ||
 	fail "perf pagealloc report failed: $(cat $tmp/perf.err)"
 grep -i lost $tmp/perf.err && fail "perf lost events"
 
 # the script's columns, in order, by the perf pagealloc -x, key of each
-cols="alloc alloc_locked free_direct free_batched pcpu_drained pcpu_drains
-      pcpu_refills extfrag extfrag_causing migtype_changed extfrag_severe
-      extfrag_moderate unknown"
+cols="alloc alloc_locked free_direct free_batched pcpu_drained pcpu_drains"
+cols="$cols pcpu_refills extfrag extfrag_causing migtype_changed"
+cols="$cols extfrag_severe extfrag_moderate unknown"
 
 # script_row TID: the script's rows of TID summed, "key=value ..."
 script_row() {
 	awk -v tid="$1" -v cols="$cols" '
-		BEGIN { n = split(cols, key) }
+		BEGIN { n = split(cols, key, " ") }
 		/^Process/ { table = 1; next }
 		table && NF == 0 { table = 0 }
 		table && NF > n {
@@ -158,7 +169,7 @@ script_row() {
 # perf_row TID: perf's rows of TID summed, "key=value ..." for the keys of the script
 perf_row() {
 	awk -F, -v tid="$1" -v cols="$cols" '
-		BEGIN { n = split(cols, key) }
+		BEGIN { n = split(cols, key, " ") }
 		/^task,/ { for (i = 2; i <= NF; i++) col[$i] = i; header = 1; next }
 		/^#/ || !header { next }
 		$1 ~ ("-" tid "$") {

@@ -10,9 +10,9 @@
 #   perf report --sort comm,dso,symbol names pa-rec-writer with a
 #   [kernel.kallsyms] [k] symbol for >= 90% of the mm_page_alloc samples;
 # - perf record -p PID on a running process (a copy of bash named pa-rec-bg
-#   rewriting a tmpfs file in a loop), interrupted with SIGINT after a
-#   second: >= 100 samples, every one of that PID, and perf report names
-#   pa-rec-bg.
+#   rewriting a tmpfs file every 20 ms), interrupted with SIGINT once
+#   its perf.data has grown past 64 KiB: >= 100 samples, every one of
+#   that PID, and perf report names pa-rec-bg.
 export LC_ALL=C
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
@@ -61,14 +61,21 @@ pct=$(awk '$2 == "pa-rec-writer" && $3 == "[kernel.kallsyms]" && $4 == "[k]" && 
 	fail "perf report: pa-rec-writer [kernel.kallsyms] [k] <symbol> rows hold ${pct}% of mm_page_alloc, want >= 90%"
 
 # --- -p PID of a running process, interrupted -----------------------------
+# (it waits on a FIFO nobody writes, never forking: every sample is its)
 cp /bin/bash $tmp/pa-rec-bg
-$tmp/pa-rec-bg -c "while :; do printf '%*s' 262144 '' > $tmp/bg.file; done" &
+mkfifo $tmp/fifo
+$tmp/pa-rec-bg -c "while :; do printf '%*s' 262144 '' > $tmp/bg.file; read -t 0.02 <> $tmp/fifo; done" &
 bg=$!
 bgpid=$bg
 sleep 0.3
 perf record -q -c 1 $events -p $bg -o $tmp/pid.data 2> $tmp/rec.err &
 rec=$!
-sleep 1.5
+# interrupt it once samples flow: the file has grown past 64 KiB
+for ((i = 0; i < 600; i++)); do
+	[ "$(stat -c %s $tmp/pid.data 2>/dev/null || echo 0)" -gt 65536 ] && break
+	sleep 0.1
+done
+sleep 0.5
 kill -INT $rec
 wait $rec
 rec=

@@ -7,12 +7,12 @@
 # (or $POSTPROCESS_PL) reads trace_pipe on-line with the kmem page events
 # enabled through their enable files; "it can be interrupted once to
 # generate a report without exiting and twice to exit".
-# - one SIGINT: within 10 s a table ("Process" header) with the row of a
-#   dd that wrote 1024 pages into tmpfs (count >= 1024), and the script
-#   still runs;
+# - one SIGINT (once the script has read what the ring buffer holds):
+#   within 20 s a table ("Process" header) with the row of a dd that
+#   wrote 1024 pages into tmpfs (count >= 1024), and the script still runs;
 # - a second workload (512 pages) is still read;
 # - two SIGINTs 0.5 s apart (4 s after the first): the script exits within
-#   10 s, its last table has the second dd's row (>= 512) and the first's.
+#   20 s, its last table has the second dd's row (>= 512) and the first's.
 # A background task (a copy of bash named pa-pp-tick) writes a page every
 # 0.2 s so that the script always has a next line to wake up on.
 # Skipped while the script does not accept a real 6.1 trace_pipe line
@@ -79,6 +79,10 @@ tick=$!
 tables() { grep -c '^Process' "$1"; }
 has_tables() { [ "$(tables $tmp/out)" -ge "$1" ]; }
 ended() { ! kill -0 $pp 2>/dev/null; }
+# drained: the script has read (nearly) everything the ring buffer holds
+drained() {
+	[ "$(cat $tracefs/per_cpu/cpu*/stats | awk '/^entries:/ { n += $2 } END { print n + 0 }')" -lt 100 ]
+}
 # rowcount FILE PID [TABLE]: the first number of dd-PID's row in the last (or TABLE-th) table
 rowcount() {
 	awk -v key="dd-$2" -v want="${3:-0}" '
@@ -104,12 +108,13 @@ dd if=/dev/zero of=$tmp/w1 bs=4k count=1024 status=none &
 w1=$!
 wait $w1
 sleep 1
+waitfor 30 drained || fail "the script has not read the trace 30 s after the workload"
 
 # one SIGINT: a table, and it reads on
 kill -INT $pp
 t1=$SECONDS
-waitfor 10 has_tables 1 ||
-	fail "no table within 10 s of the first SIGINT"
+waitfor 20 has_tables 1 ||
+	fail "no table within 20 s of the first SIGINT"
 n1=$(rowcount $tmp/out $w1 1)
 echo "first SIGINT: $(tables $tmp/out) table(s), dd-$w1 $n1"
 [ "$n1" -ge 1024 ] || fail "the first table's dd-$w1 row counts $n1, want >= 1024"
@@ -119,6 +124,7 @@ dd if=/dev/zero of=$tmp/w2 bs=4k count=512 status=none &
 w2=$!
 wait $w2
 sleep 1
+waitfor 30 drained || fail "the script has not read the trace 30 s after the second workload"
 while [ $((SECONDS - t1)) -lt 4 ]; do sleep 0.2; done
 kill -0 $pp 2>/dev/null || fail "the script ended before the second SIGINT"
 
@@ -127,12 +133,12 @@ before=$(tables $tmp/out)
 kill -INT $pp
 sleep 0.5
 kill -INT $pp 2>/dev/null
-if waitfor 10 ended; then
+if waitfor 20 ended; then
 	wait $pp
 	echo "two quick SIGINTs: the script exited with $?"
 	pp=
 else
-	fail "the script still runs 10 s after two quick SIGINTs"
+	fail "the script still runs 20 s after two quick SIGINTs"
 fi
 n2=$(rowcount $tmp/out $w2)
 n1=$(rowcount $tmp/out $w1)

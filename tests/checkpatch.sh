@@ -16,7 +16,10 @@ check() {	# dir, checkpatch options...
 		n=$((n + 1))
 		# Debian's python3 has the modules spdxcheck.py needs
 		out=$(cd "$src" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl -q "$@" "$top/$d/$p" 2>&1)
-		if [ $? -ne 0 ] || { [ "$d" = kernel-patches ] && [ -n "$out" ]; }; then
+		[ $? -ne 0 ] && [ -z "$out" ] && out="ERROR: checkpatch.pl failed to run"
+		# kernel: silent; perf: no ERROR (its shell tests must keep the
+		# description on line 2, where checkpatch wants the SPDX tag)
+		if { [ "$d" = kernel-patches ] && [ -n "$out" ]; } || grep -q '^ERROR:' <<<"$out"; then
 			echo "FAIL: $d/$p:"
 			echo "$out"
 			err=1
