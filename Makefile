@@ -50,6 +50,7 @@ kernel: tree
 	$(MAKE) -s -C $(SRC) O=$(KOUT) -j$(JOBS) bzImage modules
 
 perf: tree
+	@mkdir -p $(POUT)
 	$(MAKE) -s -C $(SRC)/tools/perf O=$(POUT) $(PERF_FLAGS) -j$(JOBS)
 
 build: kernel perf
