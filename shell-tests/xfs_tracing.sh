@@ -22,15 +22,11 @@ export LC_ALL=C
 tracefs=/sys/kernel/tracing
 [ -d $tracefs/events ] || tracefs=/sys/kernel/debug/tracing
 [ -d $tracefs/events/xfs ] || { echo "skip: no xfs events in $tracefs (CONFIG_XFS_FS)"; exit 2; }
-grep -qw xfs /proc/filesystems || { echo "skip: no xfs in /proc/filesystems"; exit 2; }
-for tool in mkfs.xfs losetup dd; do
-	command -v $tool > /dev/null || { echo "skip: no $tool (xfsprogs, util-linux)"; exit 2; }
-done
+. "$(dirname "$0")"/lib/xfs_loop.sh
+xfs_loop_skip
 
 err=0
 tmp=$(mktemp -d /tmp/__perf_test.xfs.XXXXX)
-mnt=$tmp/mnt
-loop=
 saved=$tmp/enable.saved
 : > $saved
 
@@ -43,21 +39,14 @@ restore_enables() {
 }
 cleanup() {
 	restore_enables
-	mountpoint -q $mnt 2>/dev/null && umount $mnt
-	[ -n "$loop" ] && losetup -d $loop
-	loop=
+	xfs_loop_teardown
 	rm -rf "$tmp"
 	trap - EXIT TERM INT
 }
 trap 'cleanup; exit $err' EXIT TERM INT
 fail() { echo "FAIL: $*"; err=1; }
 
-# the filesystem: a sparse 320 MiB file (mkfs.xfs wants >= 300 MiB)
-truncate -s 320M $tmp/xfs.img
-mkfs.xfs -q -f $tmp/xfs.img || { echo "FAIL: mkfs.xfs failed"; err=1; exit; }
-loop=$(losetup -f --show $tmp/xfs.img) || { echo "FAIL: losetup failed"; loop=; err=1; exit; }
-mkdir $mnt
-mount -t xfs $loop $mnt || { echo "FAIL: mount -t xfs $loop failed"; err=1; exit; }
+xfs_loop_setup $tmp || { err=1; exit; }
 dev=$(($(stat -c 0x%t $loop))):$(($(stat -c 0x%T $loop)))
 echo "XFS on $loop (dev $dev) at $mnt"
 
