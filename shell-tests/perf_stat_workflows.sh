@@ -19,12 +19,8 @@
 #   "system wide (3 runs)" header and the column on some event.
 export LC_ALL=C
 
-[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
-tracefs=/sys/kernel/tracing
-[ -d $tracefs/events ] || tracefs=/sys/kernel/debug/tracing
-for ev in mm_page_alloc mm_page_free mm_page_free_batched; do
-	[ -d $tracefs/events/kmem/$ev ] || { echo "skip: no kmem:$ev"; exit 2; }
-done
+. "$(dirname "$0")"/lib/kmem.sh
+kmem_skip_unless mm_page_alloc mm_page_free mm_page_free_batched
 
 err=0
 tmp=$(mktemp -d /tmp/__perf_test.statwf.XXXXX)
