@@ -32,16 +32,13 @@ tmp=$(mktemp -d /tmp/__perf_test.pplive.XXXXX)
 pp= tick=
 saved=$tmp/enable.saved
 : > $saved
-restore_enables() {
-	local f v
-	while read -r f v; do echo "${v%\*}" > "$f" 2>/dev/null; done < $saved
-	: > $saved
-}
+. "$(dirname "$0")"/lib/tracefs.sh
+tracefs_saved=$saved
 cleanup() {
 	[ -n "$pp" ] && kill -KILL "$pp" 2>/dev/null && wait "$pp" 2>/dev/null
 	[ -n "$tick" ] && kill "$tick" 2>/dev/null && wait "$tick" 2>/dev/null
 	pp= tick=
-	restore_enables
+	tracefs_restore
 	rm -rf "$tmp"
 	trap - EXIT TERM INT
 }
@@ -49,7 +46,7 @@ trap 'cleanup; exit $err' EXIT TERM INT
 fail() { echo "FAIL: $*"; err=1; }
 
 for f in $tracefs/events/kmem/mm_page*/enable; do
-	echo "$f $(cat $f)" >> $saved
+	tracefs_save $f
 	echo 1 > $f
 done
 

@@ -25,18 +25,13 @@ tmp=$(mktemp -d /tmp/__perf_test.tpwf.XXXXX)
 reader=
 saved=$tmp/enable.saved
 : > "$saved"
+. "$(dirname "$0")"/lib/tracefs.sh
+tracefs_saved=$saved
 
-restore_enables() {
-	local f v
-	while read -r f v; do
-		echo "${v%\*}" > "$f" 2>/dev/null
-	done < "$saved"
-	: > "$saved"
-}
 cleanup() {
 	[ -n "$reader" ] && kill "$reader" 2>/dev/null && wait "$reader" 2>/dev/null
 	reader=
-	restore_enables
+	tracefs_restore
 	rm -rf "$tmp"
 	trap - EXIT TERM INT
 }
@@ -75,7 +70,7 @@ fi
 # --- 3.1: enable every mm_ event through its enable file ----------------
 # the document's loop, on tracefs; the previous values are kept to restore
 for i in $(find $tracefs/events -name "enable" | grep mm_); do
-	echo "$i $(cat "$i")" >> "$saved"
+	tracefs_save "$i"
 done
 [ -s "$saved" ] || fail "find $tracefs/events -name enable | grep mm_ found nothing"
 cp "$saved" $tmp/enable.orig
@@ -99,7 +94,7 @@ wait $rm
 sleep 2
 kill $reader; wait $reader 2>/dev/null
 reader=
-restore_enables
+tracefs_restore
 
 # the 6.1 line: "  dd-123  [001] d..1.  12.345678: mm_page_alloc: page=... pfn=0x... order=0 ..."
 line_re='^[[:space:]]*dd-'$dd' +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]+: mm_page_alloc: page=[^ ]+ pfn=0x[0-9a-f]+ order=0 migratetype=[0-9]+ gfp_flags='

@@ -30,15 +30,10 @@ tmp=$(mktemp -d /tmp/__perf_test.xfs.XXXXX)
 saved=$tmp/enable.saved
 : > $saved
 
-save_enable() { echo "$1 $(cat "$1")" >> $saved; }
-restore_enables() {
-	local f v
-	[ -f $saved ] || return
-	tac $saved | while read -r f v; do echo "${v%\*}" > "$f" 2>/dev/null; done
-	: > $saved
-}
+. "$(dirname "$0")"/lib/tracefs.sh
+tracefs_saved=$saved
 cleanup() {
-	restore_enables
+	tracefs_restore
 	xfs_loop_teardown
 	rm -rf "$tmp"
 	trap - EXIT TERM INT
@@ -64,7 +59,7 @@ perf list 2>/dev/null |
 	fail "perf list has no 'xfs:xfs_file_buffered_write  [Tracepoint event]'"
 
 # --- the whole xfs system -------------------------------------------------
-save_enable $tracefs/events/xfs/enable
+tracefs_save $tracefs/events/xfs/enable
 echo 1 > $tracefs/events/xfs/enable
 echo > $tracefs/trace
 write $mnt/all
@@ -83,7 +78,7 @@ if [ $err != 0 ]; then echo "--- the trace:"; head -30 $tmp/trace.all; fi
 
 # --- one single event -----------------------------------------------------
 one=$tracefs/events/xfs/xfs_file_buffered_write/enable
-save_enable $one
+tracefs_save $one
 echo 1 > $one
 echo > $tracefs/trace
 write $mnt/one
@@ -95,7 +90,7 @@ echo "xfs_file_buffered_write/enable: $(wc -l < $tmp/trace.one) lines, $n of dd-
 [ -z "$others" ] || fail "with one event enabled, the trace holds others: $others"
 [ "$n" -ge $writes ] ||
 	fail "with xfs_file_buffered_write enabled, $n lines of dd-$wpid for $writes writes"
-restore_enables
+tracefs_restore
 
 # --- perf stat -------------------------------------------------------------
 dd_cmd="dd if=/dev/zero of=$mnt/stat bs=64k count=$writes conv=fsync status=none"
