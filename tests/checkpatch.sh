@@ -12,7 +12,7 @@ err=0 n=0
 check() {	# dir, checkpatch options...
 	local d=$1 p out; shift
 	[ -f "$top/$d/series" ] || return 0
-	for p in $(sed -e 's/#.*//' "$top/$d/series"); do
+	for p in $("$top/scripts/series" "$top/$d"); do
 		n=$((n + 1))
 		# Debian's python3 has the modules spdxcheck.py needs
 		out=$(cd "$src" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl -q "$@" "$top/$d/$p" 2>&1)

@@ -18,7 +18,7 @@ wt=$pre/linux
 jobs=$(nproc)
 perf_flags="LIBTRACEEVENT_DYNAMIC=1 NO_LIBPYTHON=1 NO_LIBPERL=1"
 
-patches() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/$1/series" 2>/dev/null; }
+patches() { "$top/scripts/series" "$top/$1"; }
 nk=$(patches kernel-patches | wc -l)
 np=$(patches perf-patches | wc -l)
 [ $((nk + np)) -gt 2 ] || { echo "fewer than two patches per series: nothing to build"; exit 2; }

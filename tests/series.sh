@@ -18,7 +18,7 @@ git -C "$src" worktree add -q --detach "$wt" pristine || exit 1
 n=0
 for d in kernel-patches perf-patches; do
 	[ -f "$top/$d/series" ] || continue
-	for p in $(sed -e 's/#.*//' "$top/$d/series"); do
+	for p in $("$top/scripts/series" "$top/$d"); do
 		if ! git -C "$wt" -c user.name=t -c user.email=t@t.invalid am -q "$top/$d/$p"; then
 			echo "FAIL: $d/$p does not apply"
 			exit 1
