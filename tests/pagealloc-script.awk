@@ -25,6 +25,11 @@ function parse(s, kv,    n, i, a, p) {
 	}
 }
 
+# a column whose event the file does not have is empty, as in -x output
+function cell(v, col) {
+	return col == "pcpu_refilled" && !has_refilled ? "" : v + 0
+}
+
 function add(task, col, v) {
 	val[task, col] += v
 	seen[task] = 1
@@ -32,7 +37,7 @@ function add(task, col, v) {
 
 BEGIN {
 	ncols = split("alloc,alloc_locked,free_direct,free_batched,pcpu_drained," \
-		"pcpu_drains,pcpu_refills,extfrag,extfrag_causing,migtype_changed," \
+		"pcpu_refilled,pcpu_drains,pcpu_refills,extfrag,extfrag_causing,migtype_changed," \
 		"extfrag_severe,extfrag_moderate,alloc_failed,unknown", cols, ",")
 }
 
@@ -80,12 +85,12 @@ BEGIN {
 		add(task, "pcpu_drained", pages(kv))
 		if (!(lastkind[cpu] == kind && lasttid[cpu] == tid))
 			runs_drain[task]++
-	} else if (ev == "mm_page_pcpu_drain_bulk") {
-		has_drain_bulk = 1
-		bulk_drain[task]++
 	} else if (ev == "mm_page_pcpu_refill") {
-		has_refill_bulk = 1
-		bulk_refill[task]++
+		add(task, "pcpu_refilled", pages(kv))
+	} else if (ev == "mm_page_pcpu_drain_zone_locked") {
+		locked_drain[task]++
+	} else if (ev == "mm_page_pcpu_refill_zone_locked") {
+		locked_refill[task]++
 	} else if (ev == "mm_page_alloc_extfrag") {
 		add(task, "extfrag", 1)
 		fo = kv["fallback_order"] + 0
@@ -122,17 +127,20 @@ END {
 		t = names[i]
 		fd = val[t, "free_all"] - (newnames ? val[t, "free_batched"] : 0)
 		val[t, "free_direct"] = fd < 0 ? 0 : fd
-		val[t, "pcpu_drains"] = has_drain_bulk ? bulk_drain[t] : runs_drain[t]
-		val[t, "pcpu_refills"] = has_refill_bulk ? bulk_refill[t] : runs_refill[t]
+		val[t, "pcpu_drains"] = has_drain_locked ? locked_drain[t] : runs_drain[t]
+		val[t, "pcpu_refills"] = has_refill_locked ? locked_refill[t] : runs_refill[t]
 		line = t
 		for (k = 1; k <= ncols; k++) {
-			line = line "," (val[t, cols[k]] + 0)
+			v = val[t, cols[k]] + 0
+			line = line "," cell(v, cols[k])
 			total[k] += val[t, cols[k]]
 		}
 		print line
 	}
 	line = "TOTAL"
-	for (k = 1; k <= ncols; k++)
-		line = line "," (total[k] + 0)
+	for (k = 1; k <= ncols; k++) {
+		v = total[k] + 0
+		line = line "," cell(v, cols[k])
+	}
 	print line
 }

@@ -13,17 +13,27 @@ perf=${PERF:-${BUILD_DIR:-/var/tmp/pagealloc-build}/perf/perf}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 err=0 n=0
-for f in "$here"/data/*.data; do
-	name=$(basename "$f" .data)
+for src in "$here"/data/*.data "$here"/data/*.data.xz "$here"/data/*.data.tar.xz; do
+	name=$(basename "$src")
+	name=${name%%.data*}
 	[ "$name" = nopage ] && continue
+	# host recordings are kept compressed; --threads makes a directory
+	case $src in
+	*.tar.xz) xz -dc "$src" | tar -C "$tmp" -xf -; f=$tmp/$name.data ;;
+	*.xz) f=$tmp/$name.data; xz -dc "$src" > "$f" ;;
+	*) f=$src ;;
+	esac
 	# pipe-format recordings are read from a pipe, the others by name
-	in=(-i "$f") feed=(true)
-	if [ "$(head -c 8 "$f")" != PERFILE2 ]; then
-		in=(-i -) feed=(cat "$f")
+	in=(-i "$f") feed=(true) stdin=/dev/null
+	if [ -f "$f" ] && [ "$(head -c 8 "$f")" != PERFILE2 ]; then
+		in=(-i -) feed=(cat "$f") stdin=$f
 	fi
-	evl=$("${feed[@]}" | "$perf" evlist "${in[@]}" 2>/dev/null)
-	bulk=(-v has_drain_bulk=$(grep -c 'kmem:mm_page_pcpu_drain_bulk' <<<"$evl")
-	      -v has_refill_bulk=$(grep -c 'kmem:mm_page_pcpu_refill' <<<"$evl"))
+	# the recorded event list (perf evlist cannot name a pipe's)
+	evl=$("$perf" script --header "${in[@]}" < "$stdin" 2>/dev/null |
+		sed -n 's/^# event : name = \([^,]*\),.*/\1/p')
+	bulk=(-v has_drain_locked=$(grep -c '^kmem:mm_page_pcpu_drain_zone_locked$' <<<"$evl")
+	      -v has_refill_locked=$(grep -c '^kmem:mm_page_pcpu_refill_zone_locked$' <<<"$evl")
+	      -v has_refilled=$(grep -c '^kmem:mm_page_pcpu_refill$' <<<"$evl"))
 	for ev in 0 1; do
 		opt=; [ $ev = 1 ] && opt=--count-events
 		"${feed[@]}" | "$perf" pagealloc report -q "${in[@]}" -x, $opt 2>/dev/null |
