@@ -18,6 +18,10 @@ trap 'rm -rf "$t"' EXIT
 echo "not a perf.data file" > "$t/text.data"
 head -c 64 "$d/basic.data" > "$t/trunc-header.data"
 head -c 200000 "$d/basic.data" > "$t/trunc-data.data"
+# the events whole, the feature section table cut
+perl -e 'open F, "<", $ARGV[0]; binmode F; read F, $h, 104;
+	my ($do, $ds) = unpack "Q2", substr($h, 40, 16); seek F, 0, 0;
+	read F, $b, $do + $ds + 8; print $b' "$d/basic.data" > "$t/trunc-features.data"
 # rename mm_page_alloc's "order" field in the recorded format, same length
 perl -0777 -pe 's/(name: mm_page_alloc\n.*?field:unsigned int )order;/${1}ordex;/s' \
 	"$d/basic.data" > "$t/nofield.data"
@@ -53,10 +57,11 @@ run() {	# mode(error|partial|ok) regex args...
 	esac
 }
 run error 'cannot open .*no-such' -i "$t/no-such.data"
-run error 'is empty' -i "$t/empty.data"
-run error 'not a perf.data file' -i "$t/text.data"
-run error 'truncated in the header' -i "$t/trunc-header.data"
-run error 'truncated: [0-9]+ complete records' -i "$t/trunc-data.data"
+run error 'zero-sized data' -i "$t/empty.data"
+run error 'incompatible file format' -i "$t/text.data"
+run error 'truncated in its header: 64 of 104 bytes' -i "$t/trunc-header.data"
+run error 'is truncated: 200000 bytes, its event data end at' -i "$t/trunc-data.data"
+run error 'is truncated after its event data' -i "$t/trunc-features.data"
 run error "no page allocator events .*perf pagealloc record" -i "$d/nopage.data"
 run partial "kmem:mm_page_alloc has no field 'order'" -i "$t/nofield.data"
 # alloc cannot be computed, the other columns can
