@@ -119,4 +119,11 @@ print(len(objs), sum(o["total"]["alloc"] for o in objs))' "$tmp/json") ||
 PAGER=cat "$perf" pagealloc report -i "$f" -I 50 2>/dev/null > "$tmp/stdio"
 grep -q '^ *time  Process' "$tmp/stdio" && grep -q '^ *0\.050000  ' "$tmp/stdio" ||
 	fail "stdio -I 50: no time column"
+# under valgrind memcheck: no invalid access, no leak of perf's own
+if command -v valgrind > /dev/null; then
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--suppressions="$here/valgrind.supp" --log-file="$tmp/vg" \
+		"$perf" pagealloc report -q -i "$here/data/scenarios.data" -I 5 -x, --interval-empty > /dev/null 2>&1
+	[ -s "$tmp/vg" ] && { fail "valgrind:"; head -30 "$tmp/vg"; }
+fi
 exit $err

@@ -125,4 +125,11 @@ fi
 	grep -q 'every task has a lane' "$tmp/all.svg" && ! grep -q 'data-task="others"' "$tmp/all.svg" ||
 	fail "-n 1000: not every task in a lane of its own"
 echo "bad input: one-line errors and no file; a single event, -n 1000: valid pictures"
+# under valgrind memcheck: no invalid access, no leak of perf's own
+if command -v valgrind > /dev/null; then
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--suppressions="$here/valgrind.supp" --log-file="$tmp/vg" \
+		"$perf" pagealloc timechart -q -i "$here/data/scenarios.data" -o "$tmp/vg.svg" -n 2 > /dev/null 2>&1
+	[ -s "$tmp/vg" ] && { fail "valgrind:"; head -30 "$tmp/vg"; }
+fi
 exit $err
