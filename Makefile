@@ -5,7 +5,7 @@
 #   make check           host tests, then guest tests; "N passed, N failed"
 #   make build           kernel bzImage + modules and perf
 #   make export-patches  turn the build tree's commits back into the series
-#   make bench           time perf pagealloc report against its peers
+#   make bench           time perf pagealloc report against its peers, and the timechart
 #
 # Everything builds under $(BUILD_DIR); the series in kernel-patches/ and
 # perf-patches/ are the source of truth for the tree there.
