@@ -102,18 +102,19 @@ for ev in $events; do echo 0 > $ev_dir/$ev/enable; done
 sleep 0.5
 kill $reader; wait $reader 2>/dev/null; reader=
 
-p='page=[0-9a-fx()nilu]+ pfn=0x[0-9a-f]+'
-# event|regexp of the text after "event: "|required without the module
-lines="mm_page_alloc|$p order=[0-9]+ migratetype=[0-9]+ gfp_flags=[A-Za-z0-9_|]+|1
-mm_page_alloc_zone_locked|$p order=[0-9]+ migratetype=[0-9]+ percpu_refill=[01]|1
-mm_page_free|$p order=[0-9]+|1
-mm_page_free_batched|$p order=0|1
-mm_page_pcpu_drain|$p order=[0-9]+ migratetype=[0-9]+|0
-mm_page_pcpu_refill|$p order=[0-9]+ migratetype=[0-9]+|1
-mm_page_pcpu_refill_zone_locked|nid=[0-9]+ zid=[0-9]+ nr_pages=[0-9]+|1
-mm_page_pcpu_drain_zone_locked|nid=[0-9]+ zid=[0-9]+ nr_pages=[0-9]+|0
-mm_page_alloc_extfrag|$p alloc_order=[0-9]+ fallback_order=[0-9]+ pageblock_order=[0-9]+ alloc_migratetype=[0-9]+ fallback_migratetype=[0-9]+ fragmenting=[01] change_ownership=[01]|0"
-while IFS='|' read -r ev re always; do
+# the page pointer: hashed, "(____ptrval____)" early, or 0x... from perf
+p='page=[^ ]+ pfn=0x[0-9a-f]+'
+# event@regexp of the text after "event: "@required without the module
+lines="mm_page_alloc@$p order=[0-9]+ migratetype=[0-9]+ gfp_flags=[A-Za-z0-9_|]+@1
+mm_page_alloc_zone_locked@$p order=[0-9]+ migratetype=[0-9]+ percpu_refill=[01]@1
+mm_page_free@$p order=[0-9]+@1
+mm_page_free_batched@$p order=0@1
+mm_page_pcpu_drain@$p order=[0-9]+ migratetype=[0-9]+@0
+mm_page_pcpu_refill@$p order=[0-9]+ migratetype=[0-9]+@1
+mm_page_pcpu_refill_zone_locked@nid=[0-9]+ zid=[0-9]+ nr_pages=[0-9]+@1
+mm_page_pcpu_drain_zone_locked@nid=[0-9]+ zid=[0-9]+ nr_pages=[0-9]+@0
+mm_page_alloc_extfrag@$p alloc_order=[0-9]+ fallback_order=[0-9]+ pageblock_order=[0-9]+ alloc_migratetype=[0-9]+ fallback_migratetype=[0-9]+ fragmenting=[01] change_ownership=[01]@0"
+while IFS='@' read -r ev re always; do
 	n=$(grep -c " $ev: " "$tmp/pipe")
 	bad=$(grep " $ev: " "$tmp/pipe" | grep -Evc " $ev: $re\$")
 	echo "trace_pipe: $n $ev lines"
@@ -147,7 +148,11 @@ if perf record -q -a -m 4M -o "$tmp/perf.data" $evs -- bash -c "$(declare -f wor
 		fail "perf script: $(grep -c 'FAILED TO PARSE' "$tmp/script") FAILED TO PARSE lines, e.g.:"
 		grep -m3 'FAILED TO PARSE' "$tmp/script"
 	fi
-	while IFS='|' read -r ev re always; do
+	while IFS='@' read -r ev re always; do
+		# libtraceevent 1.7 evaluates fragmenting's "a < (b < c ? b : c)"
+		# as "(a < b < c) ? b : c" and prints fallback_order or
+		# pageblock_order: a known libtraceevent bug, not the kernel's
+		re=${re/fragmenting=\[01\]/fragmenting=[0-9]+}
 		n=$(grep -c "kmem:$ev: " "$tmp/script")
 		echo "perf script: $n kmem:$ev"
 		if [ "$n" = 0 ]; then
