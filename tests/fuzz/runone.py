@@ -22,16 +22,18 @@ ENV = {
     'PAGER': 'cat', 'LC_ALL': 'C', 'PERF_PAGER': 'cat',
 }
 FRAME = re.compile(r'^\s*#\d+ 0x[0-9a-f]+ in (\S+) (\S+)', re.M)
-NOT_PERF = ('/libsanitizer/', '../sysdeps/', '../bits/', '/usr/include/', '/glibc', '(/lib', '(/usr')
+# perf's own sources, as ASan names them (tools/lib as ../lib or ../../lib)
+PERF_SRC = re.compile(r'^(?:util/|builtin-|ui/|arch/|bench/|tests/|trace/|perf\.c|'
+                      r'(?:\.\./)+lib/|.*/tools/(?:perf|lib)/)')
 WRAPPERS = ('zalloc', 'memdup', 'strdup', '__GI_', 'calloc', 'malloc', 'realloc')
 KINDS = {'requested': 'allocation-size-too-big', 'allocation-size-too-big': 'allocation-size-too-big'}
 
 
 def top_frame(text):
     for func, where in FRAME.findall(text):
-        if (not any(x in where for x in NOT_PERF) and where[:1] != '(' and
-                not func.startswith(WRAPPERS)):
-            return func, re.sub(r'^.*/tools/perf/', '', where)
+        if PERF_SRC.match(where) and not func.startswith(WRAPPERS):
+            where = re.sub(r'^.*/tools/perf/', '', where)
+            return func, re.sub(r'^(?:.*/tools/|(?:\.\./)+)lib/', 'tools/lib/', where)
     m = re.search(r'^(\S+?):(\d+):\d+: runtime error', text, re.M)
     if m:
         return '?', '%s:%s' % (m.group(1), m.group(2))
