@@ -18,6 +18,7 @@ import concurrent.futures
 import os
 import random
 import re
+import shutil
 import struct
 import sys
 import tempfile
@@ -46,7 +47,7 @@ def slug(key):
     return re.sub(r'[^A-Za-z0-9_.-]+', '-', s).strip('-')[:60]
 
 
-def minimize(perf, key, buf, opts, pipe, tmp, timeout, budget=150):
+def minimize(perf, key, buf, opts, pipe, tmp, timeout, budget=80):
     """Smaller input, same finding: drop whole records (halves, then
     quarters, ...) while the key stays."""
     path = os.path.join(tmp, 'min.data')
@@ -93,6 +94,8 @@ def main():
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--timeout', type=float, default=10.0)
     ap.add_argument('--no-minimize', action='store_true')
+    ap.add_argument('--builtin-ok', action='store_true',
+                    help='findings in builtin-pagealloc.c do not fail the run')
     a = ap.parse_args()
 
     seeds = {}
@@ -130,10 +133,21 @@ def main():
                       file=sys.stderr, flush=True)
     dt = time.time() - t0
 
+    def shrink(item):
+        key, f = item
+        if a.no_minimize:
+            return key, f[3]
+        t = max(a.timeout, 5.0) if f[0] == 'hang' else a.timeout
+        d = tempfile.mkdtemp(dir=tmp)
+        buf = minimize(a.perf, key, f[3], f[4], f[5], d, t)
+        shutil.rmtree(d)
+        return key, buf
+
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        small = dict(ex.map(shrink, sorted(findings.items())))
     saved = []
     for key, (cls, count, i, buf, opts, pipe, name, ops) in sorted(findings.items()):
-        if not a.no_minimize:
-            buf = minimize(a.perf, key, buf, opts, pipe, tmp, max(a.timeout, 5.0) if cls == 'hang' else a.timeout)
+        buf = small[key]
         base = os.path.join(a.out, slug(key))
         n = 2
         while base + '.data' in saved:
@@ -155,8 +169,12 @@ def main():
     for key, f in sorted(findings.items(), key=lambda kv: -kv[1][1]):
         print('  %5d  %-9s %s\n         %s.data (%d bytes)' % (
             f[1], f[0], key, f[-1], os.path.getsize(f[-1] + '.data')))
-    os.rmdir(tmp) if not os.listdir(tmp) else None
-    return 1 if any(totals[c] for c in BAD) else 0
+    shutil.rmtree(tmp)
+    bad = [k for k in findings if not (a.builtin_ok and 'builtin-pagealloc.c' in k)]
+    if a.builtin_ok and len(bad) < len(findings):
+        print('fuzz: tolerated for now (builtin-pagealloc.c is being rewritten): %d findings'
+              % (len(findings) - len(bad)))
+    return 1 if bad else 0
 
 
 if __name__ == '__main__':

@@ -50,11 +50,11 @@ def kind(text):
     return None
 
 
-def run(perf, args, path, stdin_pipe=False, timeout=10.0):
+def run(perf, args, path, stdin_pipe=False, timeout=10.0, command=('pagealloc', 'report')):
     """Returns (class, key, stderr)."""
     env = dict(os.environ)
     env.update(ENV)
-    cmd = [perf, 'pagealloc', 'report'] + list(args)
+    cmd = [perf] + list(command) + list(args)
     if stdin_pipe:
         cmd += ['-i', '-']
         fin = open(path, 'rb')
