@@ -26,7 +26,7 @@ echo "== reproducers, sanitizer perf"
 python3 "$f/replay.py" --perf "$asan" --known "$known" "${repro[@]}" || err=1
 if [ -x "$perf" ]; then
 	echo "== reproducers, ordinary perf"
-	python3 "$f/replay.py" --perf "$perf" --known "$known" "${repro[@]}" || err=1
+	python3 "$f/replay.py" --perf "$perf" --known "$known" --known-may-pass "${repro[@]}" || err=1
 fi
 core=()
 for r in "${repro[@]}"; do
