@@ -6,6 +6,7 @@
 #   make build           kernel bzImage + modules and perf
 #   make export-patches  turn the build tree's commits back into the series
 #   make bench           time perf pagealloc report against its peers, and the timechart
+#   make fuzz            mutation campaign against perf pagealloc report (ASan+UBSan)
 #
 # Everything builds under $(BUILD_DIR); the series in kernel-patches/ and
 # perf-patches/ are the source of truth for the tree there.  Each long
@@ -28,7 +29,7 @@ PERF_FLAGS := LIBTRACEEVENT_DYNAMIC=1 NO_LIBPYTHON=1 NO_LIBPERL=1 mandir=$(POUT)
 MAN_PAGES  := perf-pagealloc.1
 
 .PHONY: all deps tree build kernel perf man run check host-check guest-check \
-	bench export-patches clean
+	bench export-patches fuzz perf-asan clean
 
 all: build
 
@@ -74,6 +75,14 @@ man: perf
 
 build: kernel perf man
 
+# perf with ASan+UBSan in $(BUILD_DIR)/perf-asan, for the fuzzer
+perf-asan: tree
+	@tests/fuzz/build-asan > /dev/null
+
+# FUZZ_N runs (default 10000), FUZZ_SEED fixes them: see tests/fuzz/run
+fuzz: tree
+	@tests/fuzz/run
+
 export-patches:
 	@scripts/export-patches $(SRC)
 
@@ -81,11 +90,12 @@ run: build
 	vm/run -- $(CURDIR)/vm/demo
 
 # host tests first: they need no guest and fail fast
-check: build
+check: build perf-asan
 	@tests/run-all
 
 bench: build
 	@tests/bench
 
 clean:
-	rm -rf $(KOUT) $(POUT) $(BUILD_DIR)/runs $(BUILD_DIR)/accel
+	rm -rf $(KOUT) $(POUT) $(BUILD_DIR)/perf-asan $(BUILD_DIR)/fuzz \
+		$(BUILD_DIR)/runs $(BUILD_DIR)/accel
