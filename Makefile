@@ -7,6 +7,9 @@
 #   make export-patches  turn the build tree's commits back into the series
 #   make bench           time perf pagealloc report against its peers, and the timechart
 #   make fuzz            mutation campaign against perf pagealloc report (ASan+UBSan)
+#   make perf-test       perf's own test suite in the guest against
+#                        tests/perf-test.expected (PERF_TEST_PRISTINE=1:
+#                        with a perf built from the pristine tree)
 #
 # Everything builds under $(BUILD_DIR); the series in kernel-patches/ and
 # perf-patches/ are the source of truth for the tree there.  Each long
@@ -22,6 +25,9 @@ POUT    := $(BUILD_DIR)/perf
 BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 PERF    := $(POUT)/perf
 STAMP   := $(SRC)/.git/pagealloc-series
+# perf built from the untouched tree (tag pristine), for comparisons
+PRISTINE_DIR ?= $(BUILD_DIR)/pristine
+export PRISTINE_DIR
 
 # perf against Debian's libtraceevent; the scripting engines are not needed.
 # perf help finds the man pages under mandir (only builtin-help.o uses it).
@@ -29,7 +35,7 @@ PERF_FLAGS := LIBTRACEEVENT_DYNAMIC=1 NO_LIBPYTHON=1 NO_LIBPERL=1 mandir=$(POUT)
 MAN_PAGES  := perf-pagealloc.1
 
 .PHONY: all deps tree build kernel perf man run check host-check guest-check \
-	bench export-patches fuzz perf-asan clean
+	bench export-patches fuzz perf-asan perf-test pristine-perf clean
 
 all: build
 
@@ -96,6 +102,17 @@ check: build perf-asan
 bench: build
 	@tests/bench
 
+# a git worktree of the tree at tag pristine, perf built as above
+pristine-perf: tree
+	@git -C $(SRC) worktree prune
+	@[ -d $(PRISTINE_DIR)/linux ] || \
+		git -C $(SRC) worktree add -q --detach $(PRISTINE_DIR)/linux pristine
+	@mkdir -p $(PRISTINE_DIR)/perf
+	$(MAKE) -s -C $(PRISTINE_DIR)/linux/tools/perf O=$(PRISTINE_DIR)/perf $(PERF_FLAGS) -j$(JOBS)
+
+perf-test: build $(if $(PERF_TEST_PRISTINE),pristine-perf)
+	@tests/perf-test
+
 clean:
 	rm -rf $(KOUT) $(POUT) $(BUILD_DIR)/perf-asan $(BUILD_DIR)/fuzz \
-		$(BUILD_DIR)/runs $(BUILD_DIR)/accel
+		$(BUILD_DIR)/runs $(BUILD_DIR)/accel $(PRISTINE_DIR)/perf
