@@ -11,23 +11,15 @@
 # (tests/pagealloc-compare).
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/recordings.sh"
 perf=${PERF:-${BUILD_DIR:-/var/tmp/pagealloc-build}/perf/perf}
 "$perf" --list-cmds 2>/dev/null | tr -s " " "\n" | grep -qx pagealloc || { echo "no perf pagealloc in $perf"; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 err=0 n=0
-for src in "$here"/data/*.data "$here"/data/*.data.xz "$here"/data/*.data.tar.xz; do
-	name=$(basename "$src")
-	name=${name%%.data*}
-	[ "$name" = nopage ] && continue
-	# host recordings are kept compressed; --threads makes a directory
-	case $src in
-	*.tar.xz) xz -dc "$src" | tar -C "$tmp" -xf -; f=$tmp/$name.data ;;
-	*.xz) f=$tmp/$name.data; xz -dc "$src" > "$f" ;;
-	*) f=$src ;;
-	esac
+while IFS=$'\t' read -r name f; do
 	"$here/pagealloc-compare" "$perf" "$f" || err=1
 	n=$((n + 1))
-done
+done < <(recordings "$tmp")
 echo "$n recordings compared, in pages and in events"
 exit $err

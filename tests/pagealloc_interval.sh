@@ -16,6 +16,7 @@
 # 3. --json gives one object per slice; stdio has the time column.
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/recordings.sh"
 perf=${PERF:-${BUILD_DIR:-/var/tmp/pagealloc-build}/perf/perf}
 "$perf" --list-cmds 2>/dev/null | tr -s " " "\n" | grep -qx pagealloc || { echo "no perf pagealloc in $perf"; exit 2; }
 "$perf" pagealloc report -h 2>&1 | grep -q -- --interval || { echo "no --interval in $perf"; exit 2; }
@@ -36,19 +37,8 @@ sum_slices() {
 }
 
 n=0
-for src in "$here"/data/*.data "$here"/data/*.data.xz "$here"/data/*.data.tar.xz; do
-	name=$(basename "$src")
-	name=${name%%.data*}
-	[ "$name" = nopage ] && continue
-	case $src in
-	*.tar.xz) xz -dc "$src" | tar -C "$tmp" -xf -; f=$tmp/$name.data ;;
-	*.xz) f=$tmp/$name.data; xz -dc "$src" > "$f" ;;
-	*) f=$src ;;
-	esac
-	in=(-i "$f") stdin=/dev/null
-	if [ -f "$f" ] && [ "$(head -c 8 "$f")" != PERFILE2 ]; then
-		in=(-i -) stdin=$f
-	fi
+while IFS=$'\t' read -r name f; do
+	perf_input "$f"
 	for opt in "" --count-events; do
 		"$perf" pagealloc report -q "${in[@]}" -x, $opt < "$stdin" 2>/dev/null |
 			grep -v '^task,' | sort > "$tmp/whole"
@@ -64,7 +54,7 @@ for src in "$here"/data/*.data "$here"/data/*.data.xz "$here"/data/*.data.tar.xz
 		done
 	done
 	n=$((n + 1))
-done
+done < <(recordings "$tmp")
 echo "$n recordings: slices of 1, 7.5 and 250 ms add up to the whole file"
 
 # 2. boundaries on events, from perf script's times

@@ -13,6 +13,7 @@
 # tasks and -n 0 give a valid picture that says so.
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/recordings.sh"
 perf=${PERF:-${BUILD_DIR:-/var/tmp/pagealloc-build}/perf/perf}
 "$perf" --list-cmds 2>/dev/null | tr -s " " "\n" | grep -qx pagealloc || { echo "no perf pagealloc in $perf"; exit 2; }
 "$perf" pagealloc timechart -h 2>&1 | grep -q -- --output || { echo "no perf pagealloc timechart in $perf"; exit 2; }
@@ -48,19 +49,8 @@ valid() {	# svg, label
 }
 
 n=0
-for src in "$here"/data/*.data "$here"/data/*.data.xz "$here"/data/*.data.tar.xz; do
-	name=$(basename "$src")
-	name=${name%%.data*}
-	[ "$name" = nopage ] && continue
-	case $src in
-	*.tar.xz) xz -dc "$src" | tar -C "$tmp" -xf -; f=$tmp/$name.data ;;
-	*.xz) f=$tmp/$name.data; xz -dc "$src" > "$f" ;;
-	*) f=$src ;;
-	esac
-	in=(-i "$f") stdin=/dev/null
-	if [ -f "$f" ] && [ "$(head -c 8 "$f")" != PERFILE2 ]; then
-		in=(-i -) stdin=$f
-	fi
+while IFS=$'\t' read -r name f; do
+	perf_input "$f"
 	"$perf" pagealloc report -q "${in[@]}" -x, < "$stdin" 2>/dev/null | grep -v '^task,' > "$tmp/table"
 	ntasks=$(grep -vc '^TOTAL,' "$tmp/table")
 	for nl in 3 "" 0; do
@@ -85,7 +75,7 @@ for src in "$here"/data/*.data "$here"/data/*.data.xz "$here"/data/*.data.tar.xz
 			fail "$name -n ${nl:-15}: $(wc -l < "$tmp/lanes") lanes for $ntasks tasks"
 	done
 	n=$((n + 1))
-done
+done < <(recordings "$tmp")
 echo "$n recordings: SVG valid, rendered, lanes equal to the table"
 
 # bad input: one line, non-zero exit, no SVG
