@@ -1,5 +1,5 @@
 # The perf pagealloc table computed a second way, for the tests: from
-#   perf script -F comm,tid,cpu,event,trace -i FILE
+#   perf script -F comm,tid,cpu,time,event,trace --ns -i FILE
 # (libtraceevent's rendering of each event's fields), printed like
 # perf pagealloc report -x, : a header of the column keys, one row per
 # comm-tid sorted by name, then TOTAL.  Page columns count 2^order pages
@@ -9,6 +9,12 @@
 # task.  Whether the file has the batch events is a property of the file
 # (its event list), not of whether any survived: pass -v has_drain_bulk=1
 # and -v has_refill_bulk=1 when perf evlist names them.
+# The stall columns: a reclaim is a direct or memcg reclaim begin to its
+# end on the tid (ms with 3 decimals, truncated); a direct compaction a
+# mm_compaction_try_to_compact_pages, its time the compaction_begin to
+# _end runs on the tid until its next mm_page_alloc.  Pass -v
+# has_reclaim=1, -v has_compact=1 and -v has_compact_runs=1 when the file
+# has those events (else the columns are empty).
 
 function pages(kv,    o) {
 	o = kv["order"] + 0
@@ -27,7 +33,19 @@ function parse(s, kv,    n, i, a, p) {
 
 # a column whose event the file does not have is empty, as in -x output
 function cell(v, col) {
-	return col == "pcpu_refilled" && !has_refilled ? "" : v + 0
+	if (col == "pcpu_refilled" && !has_refilled)
+		return ""
+	if (col ~ /^reclaim/ && !has_reclaim || col == "compact" && !has_compact ||
+	    col == "compact_ms" && !has_compact_runs)
+		return ""
+	if (col ~ /_ms$/)
+		return sprintf("%d.%03d", int(v / 1000000), int(v % 1000000 / 1000))
+	return v + 0
+}
+
+# "sec.nsec:" as ns; two parts: a double holds the difference exactly
+function ns_since(t0s, t0n) {
+	return (tsec - t0s) * 1000000000 + (tnsec - t0n)
 }
 
 function add(task, col, v) {
@@ -38,7 +56,8 @@ function add(task, col, v) {
 BEGIN {
 	ncols = split("alloc,alloc_locked,free_direct,free_batched,pcpu_drained," \
 		"pcpu_refilled,pcpu_drains,pcpu_refills,extfrag,extfrag_causing,migtype_changed," \
-		"extfrag_severe,extfrag_moderate,alloc_failed,unknown", cols, ",")
+		"extfrag_severe,extfrag_moderate,alloc_failed,reclaim,reclaim_ms,reclaimed," \
+		"compact,compact_ms,unknown", cols, ",")
 }
 
 {
@@ -53,17 +72,25 @@ BEGIN {
 		comm = comm " " $i
 	tid = $(c - 1)
 	cpu = substr($c, 2, length($c) - 2) + 0
-	ev = $(c + 1)
+	tm = $(c + 1)
+	sub(/:$/, "", tm)
+	split(tm, tp, ".")
+	tsec = tp[1] + 0
+	tnsec = tp[2] + 0
+	ev = $(c + 2)
 	sub(/:$/, "", ev)
 	sub(/^kmem:/, "", ev)
 	rest = ""
-	for (i = c + 2; i <= NF; i++)
+	for (i = c + 3; i <= NF; i++)
 		rest = rest " " $i
 	parse(rest, kv)
 	task = comm "-" tid
 
 	kind = ev
 	if (ev == "mm_page_alloc") {
+		# a direct compaction ends with the allocation that asked for it
+		if (!incomp[tid])
+			cdirect[tid] = 0
 		if (kv["pfn"] == "0x0")
 			add(task, "alloc_failed", 1)
 		else
@@ -91,6 +118,36 @@ BEGIN {
 		locked_drain[task]++
 	} else if (ev == "mm_page_pcpu_refill_zone_locked") {
 		locked_refill[task]++
+	} else if (ev ~ /^vmscan:mm_vmscan_(direct|memcg)_reclaim_begin$/) {
+		inrec[tid] = 1
+		rs[tid] = tsec
+		rn[tid] = tnsec
+		kind = "stall"
+	} else if (ev ~ /^vmscan:mm_vmscan_(direct|memcg)_reclaim_end$/) {
+		if (inrec[tid]) {
+			inrec[tid] = 0
+			add(task, "reclaim", 1)
+			add(task, "reclaim_ms", ns_since(rs[tid], rn[tid]))
+			add(task, "reclaimed", kv["nr_reclaimed"] + 0)
+		}
+		kind = "stall"
+	} else if (ev == "compaction:mm_compaction_try_to_compact_pages") {
+		cdirect[tid] = 1
+		add(task, "compact", 1)
+		kind = "stall"
+	} else if (ev == "compaction:mm_compaction_begin") {
+		if (cdirect[tid]) {
+			incomp[tid] = 1
+			cs[tid] = tsec
+			cn[tid] = tnsec
+		}
+		kind = "stall"
+	} else if (ev == "compaction:mm_compaction_end") {
+		if (incomp[tid]) {
+			incomp[tid] = 0
+			add(task, "compact_ms", ns_since(cs[tid], cn[tid]))
+		}
+		kind = "stall"
 	} else if (ev == "mm_page_alloc_extfrag") {
 		add(task, "extfrag", 1)
 		fo = kv["fallback_order"] + 0
