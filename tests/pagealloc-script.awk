@@ -15,6 +15,10 @@
 # _end runs on the tid until its next mm_page_alloc.  Pass -v
 # has_reclaim=1, -v has_compact=1 and -v has_compact_runs=1 when the file
 # has those events (else the columns are empty).
+# With -v breakdown=1, a second table as --breakdown order,migratetype,gfp
+# prints it after the first: task,breakdown,value,alloc lines of the
+# successful allocations (the migrate types named as in 6.1, the GFP
+# flags as perf script prints them), in no particular order.
 
 function pages(kv,    o) {
 	o = kv["order"] + 0
@@ -46,6 +50,16 @@ function cell(v, col) {
 # "sec.nsec:" as ns; two parts: a double holds the difference exactly
 function ns_since(t0s, t0n) {
 	return (tsec - t0s) * 1000000000 + (tnsec - t0n)
+}
+
+function mtname(m) {
+	split("Unmovable Movable Reclaimable HighAtomic CMA Isolate", mt, " ")
+	return m >= 0 && m < 6 ? mt[m + 1] : m
+}
+
+function bdadd(task, kind, value, n) {
+	bd[task "," kind "," value] += n
+	bd["TOTAL," kind "," value] += n
 }
 
 function add(task, col, v) {
@@ -91,10 +105,16 @@ BEGIN {
 		# a direct compaction ends with the allocation that asked for it
 		if (!incomp[tid])
 			cdirect[tid] = 0
-		if (kv["pfn"] == "0x0")
+		if (kv["pfn"] == "0x0") {
 			add(task, "alloc_failed", 1)
-		else
+		} else {
 			add(task, "alloc", pages(kv))
+			if (breakdown) {
+				bdadd(task, "order", kv["order"] + 0, pages(kv))
+				bdadd(task, "migratetype", mtname(kv["migratetype"] + 0), pages(kv))
+				bdadd(task, "gfp", kv["gfp_flags"], pages(kv))
+			}
+		}
 	} else if (ev == "mm_page_alloc_zone_locked") {
 		add(task, "alloc_locked", pages(kv))
 		if (kv["percpu_refill"] == "1") {
@@ -200,4 +220,9 @@ END {
 		line = line "," cell(v, cols[k])
 	}
 	print line
+	if (breakdown) {
+		print "task,breakdown,value,alloc"
+		for (k in bd)
+			print k "," bd[k]
+	}
 }
