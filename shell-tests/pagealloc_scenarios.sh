@@ -14,6 +14,9 @@
 # thread (e.g. RCU freeing slab pages) off its row: the module counts only
 # its own.
 #
+# The order3 scenario's allocations must all be under order 3 of the
+# thread's --breakdown order (16 events, 128 pages).
+#
 # pcpu_refills and pcpu_drains are the thread's lock holds, one
 # mm_page_pcpu_{refill,drain}_zone_locked event each; pcpu_refilled and
 # pcpu_drained the pages of its mm_page_pcpu_refill and mm_page_pcpu_drain
@@ -85,6 +88,21 @@ for scenario in direct batched order3 fail drain extfrag; do
 	echo "$scenario: observed by the module: $(sed -n 's/^observed: *//p' <<<"$exp")"
 	check $scenario pages "$(sed -n 's/^pages: //p' <<<"$exp")"
 	check $scenario events "$(sed -n 's/^events: //p' <<<"$exp")" --count-events
+	# order3: its allocations all under order 3, 8 pages each
+	if [ $scenario = order3 ]; then
+		for ev in pages events; do
+			opt= want=$(sed -n 's/^pages: alloc=\([0-9]*\).*/\1/p' <<<"$exp")
+			[ $ev = events ] && opt=--count-events &&
+				want=$(sed -n 's/^events: alloc=\([0-9]*\).*/\1/p' <<<"$exp")
+			got=$(perf pagealloc report -q -i "$data" --split-irq -x, --breakdown order $opt |
+				grep "^pagealloc-test-$tid,order,")
+			if [ "$got" != "pagealloc-test-$tid,order,3,$want" ]; then
+				echo "FAIL: order3 ($ev): --breakdown order gives '$got', want pagealloc-test-$tid,order,3,$want"
+				err=1
+			fi
+			echo "order3 ($ev): --breakdown order: $got"
+		done
+	fi
 	# the _zone_locked events make refills and drains exact lock-hold counts
 	if [ $scenario = drain ] &&
 	   ! perf pagealloc report -i "$data" 2>/dev/null | grep -qi 'PCPU refills: exact.*PCPU drains: exact'; then
