@@ -1,0 +1,96 @@
+#!/bin/bash
+# perf pagealloc report --callchain: the stacks that allocate, kernel module and user space
+# SPDX-License-Identifier: GPL-2.0
+#
+# Recorded with perf pagealloc record -g:
+# - test_pagealloc's order3 scenario: the thread's first stack by pages
+#   (--callchain=1) holds all its 16 order-3 allocations (128 pages) and
+#   names the module's own code (scenario_order3, or alloc_free when it is
+#   not inlined), resolved from the loaded module's symbols;
+# - pa-toucher, built here with frame pointers, writes a byte in each
+#   page of 8 MiB it allocated, in its function pa_touch_pages: its first
+#   stack names that function (a user space frame through perf's symbol
+#   code), and its stacks through it have at least the 2048 pages it
+#   touched (in several stacks when some are huge pages).
+# Both files are also compared with the stacks perf script resolves
+# (tests/pagealloc-compare).
+export LC_ALL=C
+
+[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
+perf --list-cmds 2>/dev/null | tr -s ' ' '\n' | grep -qx pagealloc ||
+	{ echo "skip: no perf pagealloc"; exit 2; }
+compare=${PAGEALLOC_TOP:-}/tests/pagealloc-compare
+[ -x "$compare" ] || { echo "skip: no $compare"; exit 2; }
+ko=${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel/lib/test_pagealloc.ko
+[ -r "$ko" ] || { echo "skip: no $ko"; exit 2; }
+command -v cc > /dev/null || { echo "skip: no C compiler for the user space workload"; exit 2; }
+ctl=/sys/kernel/debug/test_pagealloc
+
+err=0
+tmp=$(mktemp -d /tmp/__perf_test.callchain.XXXXX)
+loaded=
+cleanup() {
+	[ -n "$loaded" ] && rmmod test_pagealloc
+	rm -rf "$tmp"
+	trap - EXIT TERM INT
+}
+trap 'cleanup; exit $err' EXIT TERM INT
+fail() { echo "FAIL: $*"; err=1; }
+
+# the first stack of the row that starts so: "rank,alloc,frames"
+first_stack() {	# file row-prefix
+	perf pagealloc report -q -i "$1" -x, --callchain=1 2> $tmp/report.err |
+		sed -n '/^task,rank,alloc,callchain$/,$p' | grep "^$2" | head -1 | cut -d, -f2-
+}
+
+insmod "$ko" || { fail "insmod $ko"; exit; }
+loaded=1
+perf pagealloc record -g -m 16M -o $tmp/module.data -- sh -c "echo order3 > $ctl/run" \
+	> $tmp/record.log 2>&1 || { fail "record of the order3 scenario"; cat $tmp/record.log; }
+tid=$(sed -n '1s/.* tid=\([0-9]*\).*/\1/p' $ctl/expected)
+got=$(first_stack $tmp/module.data "pagealloc-test-$tid,")
+echo "order3: pagealloc-test-$tid: ${got:0:200}"
+case ",$got;" in
+,1,128,*[,\;]scenario_order3\;* | ,1,128,*[,\;]alloc_free\;*) ;;
+*) fail "order3: the first stack is not the module's 128 pages: '$got'"; cat $tmp/report.err ;;
+esac
+"$compare" perf $tmp/module.data || fail "order3: report and perf script differ"
+
+cat > $tmp/toucher.c <<'EOF'
+#include <stdlib.h>
+
+/* a store to each page from this function: the faults are in it */
+__attribute__((noinline)) void pa_touch_pages(volatile char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size; i += 4096)
+		buf[i] = 1;
+}
+
+int main(void)
+{
+	size_t size = 8 << 20;
+	char *buf = malloc(size);
+
+	if (!buf)
+		return 1;
+	pa_touch_pages(buf, size);
+	return buf[size - 4096] != 1;
+}
+EOF
+cc -O1 -g -fno-omit-frame-pointer -o $tmp/pa-toucher $tmp/toucher.c || { fail "cc"; exit; }
+perf pagealloc record -g -m 16M -o $tmp/user.data -- $tmp/pa-toucher \
+	> $tmp/record.log 2>&1 || { fail "record of pa-toucher"; cat $tmp/record.log; }
+got=$(first_stack $tmp/user.data pa-toucher-)
+echo "pa-toucher: ${got:0:300}"
+case "$got;" in
+*\;pa_touch_pages\;*) ;;
+*) fail "pa-toucher: its first stack does not name pa_touch_pages: '$got'" ;;
+esac
+pages=$(perf pagealloc report -q -i $tmp/user.data -x, --callchain=20 2>/dev/null |
+	sed -n '/^task,rank,alloc,callchain$/,$p' | grep '^pa-toucher-.*;pa_touch_pages;' |
+	awk -F, '{ n += $3 } END { print n + 0 }')
+[ "$pages" -ge 2048 ] || fail "pa-toucher: its stacks through pa_touch_pages have $pages pages, not the 2048 it touched"
+"$compare" perf $tmp/user.data || fail "pa-toucher: report and perf script differ"
+exit $err
