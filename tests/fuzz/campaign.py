@@ -29,7 +29,9 @@ import perfdata
 import runone
 
 OPTION_SETS = [[], ['--count-events'], ['-x,'], ['--json'],
-               ['--per-process', '--prepend-parent'], ['--split-irq']]
+               ['--per-process', '--prepend-parent'], ['--split-irq'],
+               ['--breakdown', 'order,migratetype,gfp', '-x,'],
+               ['--callchain=3', '--json'], ['-s', 'reclaim_ms', '--breakdown', 'gfp']]
 BAD = ('sanitizer', 'signal', 'hang')
 here = os.path.dirname(os.path.abspath(__file__))
 
