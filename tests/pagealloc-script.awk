@@ -138,12 +138,12 @@ BEGIN {
 		locked_drain[task]++
 	} else if (ev == "mm_page_pcpu_refill_zone_locked") {
 		locked_refill[task]++
-	} else if (ev ~ /^vmscan:mm_vmscan_(direct|memcg)_reclaim_begin$/) {
+	} else if (ev ~ /^vmscan:mm_vmscan_(direct|memcg|node)_reclaim_begin$/) {
 		inrec[tid] = 1
 		rs[tid] = tsec
 		rn[tid] = tnsec
 		kind = "stall"
-	} else if (ev ~ /^vmscan:mm_vmscan_(direct|memcg)_reclaim_end$/) {
+	} else if (ev ~ /^vmscan:mm_vmscan_(direct|memcg|node)_reclaim_end$/) {
 		if (inrec[tid]) {
 			inrec[tid] = 0
 			add(task, "reclaim", 1)
@@ -207,12 +207,16 @@ END {
 		val[t, "pcpu_drains"] = has_drain_locked ? locked_drain[t] : runs_drain[t]
 		val[t, "pcpu_refills"] = has_refill_locked ? locked_refill[t] : runs_refill[t]
 		line = t
+		any = 0
 		for (k = 1; k <= ncols; k++) {
 			v = val[t, cols[k]] + 0
 			line = line "," cell(v, cols[k])
 			total[k] += val[t, cols[k]]
+			any = any || v != 0
 		}
-		print line
+		# a task whose events count nothing (only stall events) has no row
+		if (any)
+			print line
 	}
 	line = "TOTAL"
 	for (k = 1; k <= ncols; k++) {

@@ -8,7 +8,10 @@
 # - 'perf pagealloc report --bre' to --breakdown;
 # - 'perf pagealloc report --breakdown order,mi' to migratetype, the word
 #   after the comma (a comma breaks words for completion);
-# - 'perf pagealloc report -s recl' to reclaim, reclaim_ms and reclaimed.
+# - 'perf pagealloc report -s recl' to reclaim, reclaim_ms and reclaimed,
+#   '--sort com' to comm, compact and compact_ms;
+# - 'perf pagealloc timechart re' to nothing (not perf timechart's
+#   record), '--tas' to --tasks.
 export LC_ALL=C
 build=${BUILD_DIR:-/var/tmp/pagealloc-build}
 perf=${PERF:-$build/perf/perf}
@@ -42,4 +45,8 @@ check "record report" perf pagealloc re
 check "--breakdown" perf pagealloc report --bre
 check "migratetype" perf pagealloc report --breakdown order , mi
 check "reclaim reclaim_ms reclaimed" perf pagealloc report -s recl
+check "comm compact compact_ms" perf pagealloc report --sort com
+# pagealloc's timechart takes options, not perf timechart's subcommands
+check "" perf pagealloc timechart re
+check "--tasks" perf pagealloc timechart --tas
 exit $err

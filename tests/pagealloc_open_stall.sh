@@ -7,7 +7,7 @@
 # vmscan:mm_vmscan_memcg_reclaim_end made into a FINISHED_ROUND record of
 # the same size, as if the recording had stopped during that reclaim:
 # - the dd row has one reclaim stall fewer than in the original file;
-# - '# open stall: dd-PID, direct reclaim since T s' names it, T the time
+# - "# open stall: dd-PID, reclaim since T s" names it, T the time
 #   of its begin event as perf script prints it, and --json has it as the
 #   one entry of "open_stalls" with that begin_ns;
 # - the table equals the one computed from perf script of the edited
@@ -44,7 +44,7 @@ n0=$(col $tmp/orig.csv reclaim) n1=$(col $tmp/open.csv reclaim)
 begin=$("$perf" script -F comm,time,event --ns -i $tmp/orig.data 2>/dev/null |
 	awk '$1 == "dd" && /memcg_reclaim_begin/ { t = $2 } END { sub(/:$/, "", t); print t }')
 pid=$(grep '^dd-' $tmp/open.csv | cut -d, -f1)
-want="# open stall: $pid, direct reclaim since ${begin%???} s, not in the columns"
+want="# open stall: $pid, reclaim since ${begin%???} s, not in the columns"
 grep -qxF "$want" $tmp/open.csv || { fail "no line '$want'"; grep '^#' $tmp/open.csv; }
 "$perf" pagealloc report -i $tmp/open.data --json > $tmp/open.json || fail "--json"
 python3 - "$tmp/open.json" "$pid" "${begin/./}" <<'EOF' || err=1
