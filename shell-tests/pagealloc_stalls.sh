@@ -85,7 +85,7 @@ ms=$(col $tmp/memcg.csv pa-stall-reader- reclaim_ms)
 reclaimed=$(col $tmp/memcg.csv pa-stall-reader- reclaimed)
 echo "memcg: pa-stall-reader: $reclaim reclaims, $ms ms, $reclaimed pages reclaimed; the group's pgsteal_direct: $steal"
 [ "${reclaim:-0}" -gt 0 ] || fail "memcg: pa-stall-reader has no reclaim stall"
-[ -n "$ms" ] && [ "$ms" != 0.000 ] || fail "memcg: pa-stall-reader's reclaim_ms is '$ms'"
+awk -v m="$ms" 'BEGIN { exit !(m > 0) }' || fail "memcg: pa-stall-reader's reclaim_ms is '$ms'"
 [ -n "$steal" ] && [ "${reclaimed:-0}" -ge "$steal" ] && [ "$steal" -gt 0 ] ||
 	fail "memcg: reclaimed $reclaimed, the group's pgsteal_direct $steal"
 [ "$(col $tmp/memcg.csv pa-free-reader- alloc)" -gt 0 ] 2>/dev/null ||
@@ -115,7 +115,7 @@ ms=$(col $tmp/compact.csv pagealloc-test-$tid, compact_ms)
 got=$(col $tmp/compact.csv pagealloc-test-$tid, alloc_failed)
 echo "compact: pagealloc-test-$tid: $compact direct compactions, $ms ms, $got failed allocations (the module: $failed)"
 [ "${compact:-0}" -gt 0 ] || fail "compact: pagealloc-test-$tid has no direct compaction"
-[ -n "$ms" ] && [ "$ms" != 0.000 ] || fail "compact: pagealloc-test-$tid's compact_ms is '$ms'"
+awk -v m="$ms" 'BEGIN { exit !(m > 0) }' || fail "compact: pagealloc-test-$tid's compact_ms is '$ms'"
 [ "$got" = "$failed" ] || fail "compact: alloc_failed is $got, the module says $failed"
 others=$(grep -v "^task,\|^TOTAL,\|^pagealloc-test-$tid," $tmp/compact.csv |
 	awk -F, -v c="$(head -1 $tmp/compact.csv | tr , '\n' | grep -nx compact | cut -d: -f1)" '$c != 0')

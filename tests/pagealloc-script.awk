@@ -10,7 +10,7 @@
 # (its event list), not of whether any survived: pass -v has_drain_bulk=1
 # and -v has_refill_bulk=1 when perf evlist names them.
 # The stall columns: a reclaim is a direct or memcg reclaim begin to its
-# end on the tid (ms with 3 decimals, truncated); a direct compaction a
+# end on the tid (ms with 6 decimals, to the ns, as -x prints them); a direct compaction a
 # mm_compaction_try_to_compact_pages, its time the compaction_begin to
 # _end runs on the tid until its next mm_page_alloc.  Pass -v
 # has_reclaim=1, -v has_compact=1 and -v has_compact_runs=1 when the file
@@ -43,7 +43,7 @@ function cell(v, col) {
 	    col == "compact_ms" && !has_compact_runs)
 		return ""
 	if (col ~ /_ms$/)
-		return sprintf("%d.%03d", int(v / 1000000), int(v % 1000000 / 1000))
+		return sprintf("%d.%06d", int(v / 1000000), v % 1000000)
 	return v + 0
 }
 
