@@ -24,8 +24,6 @@ trap 'rm -rf "$tmp"' EXIT
 err=0
 fail() { echo "FAIL: $*"; err=1; }
 
-keys=alloc,alloc_locked,free_direct,free_batched,pcpu_drained,pcpu_refilled,pcpu_drains,pcpu_refills,extfrag,extfrag_causing,migtype_changed,extfrag_severe,extfrag_moderate,alloc_failed,unknown
-
 # the lanes' data-* as -x rows: task,tasks,columns...
 lanes() {
 	python3 - "$1" "$keys" <<'PY'
@@ -51,7 +49,10 @@ valid() {	# svg, label
 n=0
 while IFS=$'\t' read -r name f; do
 	perf_input "$f"
-	"$perf" pagealloc report -q "${in[@]}" -x, < "$stdin" 2>/dev/null | grep -v '^task,' > "$tmp/table"
+	"$perf" pagealloc report -q "${in[@]}" -x, < "$stdin" 2>/dev/null > "$tmp/table.x"
+	# the lanes' data-* in the order of the table's columns
+	keys=$(sed -n '1s/^task,//p' "$tmp/table.x")
+	grep -v '^task,' "$tmp/table.x" > "$tmp/table"
 	ntasks=$(grep -vc '^TOTAL,' "$tmp/table")
 	for nl in 3 "" 0; do
 		svg=$tmp/$name$nl.svg
@@ -66,8 +67,11 @@ while IFS=$'\t' read -r name f; do
 			comm -23 "$tmp/named" <(sort "$tmp/table") | head -5
 		fi
 		# all lanes: TOTAL, and as many tasks as rows
-		sum=$(awk -F, -v OFS=, '{ t += $2; for (i = 3; i <= NF; i++) { s[i] += $i; if ($i == "") e[i] = 1 } nf = NF }
-			END { line = "TOTAL"; for (i = 3; i <= nf; i++) line = line OFS (e[i] ? "" : s[i]); print t, line }' "$tmp/lanes")
+		# (the ms columns, to the ns, summed as such)
+		sum=$(awk -F, -v OFS=, '{ t += $2; for (i = 3; i <= NF; i++) { s[i] += $i; if ($i == "") e[i] = 1
+				if ($i ~ /\./) ms[i] = 1 } nf = NF }
+			END { line = "TOTAL"; for (i = 3; i <= nf; i++)
+				line = line OFS (e[i] ? "" : ms[i] ? sprintf("%.6f", s[i]) : s[i]); print t, line }' "$tmp/lanes")
 		[ "$sum" = "$ntasks,$(grep '^TOTAL,' "$tmp/table")" ] ||
 			fail "$name -n ${nl:-15}: lanes sum to $sum, table: $ntasks,$(grep '^TOTAL,' "$tmp/table")"
 		want=$(( ${nl:-15} < ntasks ? ${nl:-15} + 1 : ntasks ))
