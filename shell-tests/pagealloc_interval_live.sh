@@ -52,9 +52,11 @@ n=$(awk -F, '$2 == "TOTAL" { if ($1 + 0 <= last + 0 && NR > 2) bad = 1; last = $
 perf pagealloc report -q -i - -x, < "$d/stream" 2> /dev/null | grep -v '^task,' | sort > "$d/whole"
 awk -F, -v OFS=, '$1 == "time" { next }
 	{ if (!($2 in seen)) { seen[$2] = 1; keys[++n] = $2 }
-	  for (i = 3; i <= NF; i++) { s[$2, i] += $i; if ($i == "") e[$2, i] = 1 } nf = NF }
+	  for (i = 3; i <= NF; i++) { s[$2, i] += $i; if ($i == "") e[$2, i] = 1
+		if ($i ~ /\./) ms[i] = 1 } nf = NF }
 	END { for (k = 1; k <= n; k++) { line = keys[k]
-		for (i = 3; i <= nf; i++) line = line OFS (e[keys[k], i] ? "" : s[keys[k], i])
+		for (i = 3; i <= nf; i++)
+			line = line OFS (e[keys[k], i] ? "" : ms[i] ? sprintf("%.6f", s[keys[k], i]) : s[keys[k], i])
 		print line } }' "$d/slices" | sort > "$d/sum"
 if ! diff -u "$d/whole" "$d/sum"; then
 	echo "FAIL: the live slices do not add up to the stream's table"; err=1
