@@ -21,6 +21,8 @@ tracefs=/sys/kernel/tracing
 [ -d $tracefs/events ] || tracefs=/sys/kernel/debug/tracing
 [ -d $tracefs/events/kmem/mm_page_alloc ] || { echo "skip: no kmem:mm_page_alloc"; exit 2; }
 perf pagealloc report -h 2>&1 | grep -q -- --interval || { echo "skip: no --interval in perf pagealloc"; exit 2; }
+sum_slices=${PAGEALLOC_TOP:-}/tests/lib/sum-slices.awk
+[ -r "$sum_slices" ] || { echo "skip: no $sum_slices"; exit 2; }
 
 err=0
 d=$(mktemp -d /tmp/__perf_test.pa_live.XXXXX)
@@ -50,14 +52,7 @@ n=$(awk -F, '$2 == "TOTAL" { if ($1 + 0 <= last + 0 && NR > 2) bad = 1; last = $
 [ "$n" -ge 3 ] || { echo "FAIL: $n slices, or times not increasing"; err=1; }
 
 perf pagealloc report -q -i - -x, < "$d/stream" 2> /dev/null | grep -v '^task,' | sort > "$d/whole"
-awk -F, -v OFS=, '$1 == "time" { next }
-	{ if (!($2 in seen)) { seen[$2] = 1; keys[++n] = $2 }
-	  for (i = 3; i <= NF; i++) { s[$2, i] += $i; if ($i == "") e[$2, i] = 1
-		if ($i ~ /\./) ms[i] = 1 } nf = NF }
-	END { for (k = 1; k <= n; k++) { line = keys[k]
-		for (i = 3; i <= nf; i++)
-			line = line OFS (e[keys[k], i] ? "" : ms[i] ? sprintf("%.6f", s[keys[k], i]) : s[keys[k], i])
-		print line } }' "$d/slices" | sort > "$d/sum"
+awk -f "$sum_slices" "$d/slices" | sort > "$d/sum"
 if ! diff -u "$d/whole" "$d/sum"; then
 	echo "FAIL: the live slices do not add up to the stream's table"; err=1
 fi
