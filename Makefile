@@ -32,6 +32,9 @@ export PRISTINE_DIR
 # perf against Debian's libtraceevent; the scripting engines are not needed.
 # perf help finds the man pages under mandir (only builtin-help.o uses it).
 PERF_FLAGS := LIBTRACEEVENT_DYNAMIC=1 NO_LIBPYTHON=1 NO_LIBPERL=1 mandir=$(POUT)/man
+# perf's BPF skeletons (perf pagealloc report -b, perf lock contention -b, ...)
+# with Debian's clang, against the guest kernel's BTF: never this machine's.
+PERF_BPF := BUILD_BPF_SKEL=1 VMLINUX_BTF=$(KOUT)/vmlinux
 MAN_PAGES  := perf-pagealloc.1
 
 .PHONY: all deps tree build kernel perf man run check host-check guest-check \
@@ -63,10 +66,10 @@ kernel: tree
 	@scripts/stage kernel $(MAKE) --no-print-directory -C $(SRC) O=$(KOUT) \
 		-j$(JOBS) bzImage modules
 
-perf: tree
+perf: kernel
 	@mkdir -p $(POUT)
 	@scripts/stage perf $(MAKE) --no-print-directory -C $(SRC)/tools/perf \
-		O=$(POUT) $(PERF_FLAGS) -j$(JOBS)
+		O=$(POUT) $(PERF_FLAGS) $(PERF_BPF) -j$(JOBS)
 
 # The man pages of the series, for perf help and man.  Debian's asciidoc
 # emits a second refentryinfo that its DTD rejects (perf-kmem.1 as well):

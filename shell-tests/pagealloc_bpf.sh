@@ -1,0 +1,184 @@
+#!/bin/bash
+# perf pagealloc report -b: the table of a recording, counted in the kernel
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf pagealloc report -b and perf pagealloc record observe the same
+# workload at the same time: the recording runs report -b as its command.
+#
+# scenarios  test_pagealloc's thread runs each scenario under report -b -a
+#            --split-irq; its row equals the recording's row in every
+#            column but the two stall times (one clock each: they are
+#            compared to 1 ms + 10%); "compact" gives direct compactions.
+# tmpfs      a writer of 8 MiB into tmpfs and its rm, under report -b with
+#            the command (followed through its forks) and no --split-irq:
+#            every row report -b prints is in the recording's report with
+#            the same numbers.
+# interval   the same writer four times under report -b -I 50: the slices
+#            (>= 3) summed per task equal the recording's rows.
+# bpftrace   bpftrace counts kmem:mm_page_alloc of a copy of dd by comm
+#            while report -b --count-events counts its command; the count
+#            is the row's alloc + alloc_failed.
+# load       report -b -a --json over >= 1 M page events (tmpfs writes):
+#            page_events >= 1 M, nothing dropped at the default map size,
+#            and the writer's alloc at least the pages it wrote.
+# bad use    -b with -i, --breakdown, --map-nr-entries 0, a command with
+#            -p, and as an unprivileged user: one line on stderr and a
+#            non-zero exit.
+export LC_ALL=C
+
+[ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
+perf --list-cmds 2>/dev/null | tr -s ' ' '\n' | grep -qx pagealloc ||
+	{ echo "skip: no perf pagealloc"; exit 2; }
+if perf pagealloc report -b -q -- true 2>&1 | grep -q 'built with BPF skeletons'; then
+	echo "skip: perf without BPF skeletons"; exit 2
+fi
+sum_slices=${PAGEALLOC_TOP:-}/tests/lib/sum-slices.awk
+[ -r "$sum_slices" ] || { echo "skip: no $sum_slices"; exit 2; }
+ko=${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel/lib/test_pagealloc.ko
+ctl=/sys/kernel/debug/test_pagealloc
+
+err=0
+tmp=$(mktemp -d /tmp/__perf_test.bpf.XXXXX)
+loaded= bt=
+cleanup() {
+	[ -n "$bt" ] && kill "$bt" 2>/dev/null && wait "$bt" 2>/dev/null
+	[ -n "$loaded" ] && rmmod test_pagealloc
+	rm -rf "$tmp" /dev/shm/pa-bpf.*
+	trap - EXIT TERM INT
+}
+trap 'cleanup; exit $err' EXIT TERM INT
+fail() { echo "FAIL: $*"; err=1; }
+
+# same ROWS-FILE OTHER-FILE: every row of the first -x, table (but TOTAL)
+# is in the second with the same values; the ms columns within 1 ms + 10%
+same() {
+	awk -F, -v what="$3" '
+	FNR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_ms$/) ms[i] = 1; next }
+	/^#/ || $1 == "TOTAL" { next }
+	NR == FNR { want[$1] = $0; next }
+	$1 in want { got[$1] = $0 }
+	END {
+		bad = 0
+		for (t in want) {
+			if (!(t in got)) { print "FAIL: " what ": no row " t " in the recording"; bad = 1; continue }
+			n = split(want[t], w, ","); split(got[t], g, ",")
+			for (i = 2; i <= n; i++) {
+				if (ms[i]) {
+					d = w[i] - g[i]; if (d < 0) d = -d
+					if (d > 1 + g[i] / 10) { print "FAIL: " what ": " t " column " i ": " w[i] " vs " g[i]; bad = 1 }
+				} else if (w[i] != g[i]) {
+					print "FAIL: " what ": " t " column " i ": -b " w[i] ", recording " g[i]; bad = 1
+				}
+			}
+			rows++
+		}
+		if (!rows) { print "FAIL: " what ": no rows"; bad = 1 }
+		else print what ": " rows " rows of -b equal the recording'\''s"
+		exit bad
+	}' "$1" "$2" || err=1
+}
+
+# scenarios: the module's thread, -a
+if [ -r "$ko" ] && insmod "$ko"; then
+	loaded=1
+	for scenario in direct batched order3 fail drain extfrag compact; do
+		perf pagealloc record -q -m 4M -o "$tmp/data" -- \
+			perf pagealloc report -b -a --split-irq -q -x, -- \
+			sh -c "echo $scenario > $ctl/run" > "$tmp/bpf" 2> "$tmp/err" ||
+			{ fail "$scenario: record with report -b: $(cat "$tmp/err")"; continue; }
+		tid=$(sed -n '1s/.* tid=\([0-9]*\).*/\1/p' $ctl/expected)
+		perf pagealloc report -q -i "$tmp/data" --split-irq -x, > "$tmp/rec" 2>&1
+		grep -q lost "$tmp/err" && { fail "$scenario: the recording lost events"; continue; }
+		grep -E "^task,|^pagealloc-test-$tid," "$tmp/bpf" > "$tmp/row"
+		[ "$(wc -l < "$tmp/row")" = 2 ] || { fail "$scenario: no row pagealloc-test-$tid"; cat "$tmp/bpf"; continue; }
+		same "$tmp/row" "$tmp/rec" "$scenario"
+		sed -n 2p "$tmp/row"
+	done
+else
+	echo "no $ko: the module scenarios are not run"
+fi
+
+# tmpfs: the command and what it forks
+perf pagealloc record -q -m 8M -o "$tmp/data" -- \
+	perf pagealloc report -b -q -x, -- \
+	sh -c 'dd if=/dev/zero of=/dev/shm/pa-bpf.1 bs=1M count=8 2>/dev/null; rm /dev/shm/pa-bpf.1' \
+	> "$tmp/bpf" 2> "$tmp/err" || fail "tmpfs: record with report -b: $(cat "$tmp/err")"
+perf pagealloc report -q -i "$tmp/data" -x, > "$tmp/rec" 2>&1
+if grep -q lost "$tmp/err"; then
+	fail "tmpfs: the recording lost events"
+else
+	same "$tmp/bpf" "$tmp/rec" tmpfs
+fi
+grep -q '^dd-' "$tmp/bpf" || fail "tmpfs: no dd row in: $(cat "$tmp/bpf")"
+
+# --interval: the slices add up to the recording's table
+perf pagealloc record -q -m 8M -o "$tmp/data" -- \
+	perf pagealloc report -b -q -x, -I 50 -- sh -c 'for i in 1 2 3 4; do
+		dd if=/dev/zero of=/dev/shm/pa-bpf.4 bs=1M count=4 2>/dev/null; rm /dev/shm/pa-bpf.4
+	done' > "$tmp/slices" 2> "$tmp/err" || fail "interval: record with report -b: $(cat "$tmp/err")"
+perf pagealloc report -q -i "$tmp/data" -x, > "$tmp/rec" 2>&1
+{ head -n 1 "$tmp/rec"; awk -f "$sum_slices" "$tmp/slices"; } > "$tmp/sum"
+n=$(grep -v '^time' "$tmp/slices" | cut -d, -f1 | sort -u | wc -l)
+echo "interval: $n slices"
+[ "$n" -ge 3 ] || fail "interval: $n slices of 50 ms, want >= 3"
+grep -q lost "$tmp/err" && fail "interval: the recording lost events"
+e=$err
+err=0
+same "$tmp/sum" "$tmp/rec" interval
+[ $err = 0 ] || { cat "$tmp/slices"; grep -v '^#' "$tmp/rec"; }
+[ $e = 0 ] || err=$e
+
+# bpftrace: mm_page_alloc by comm, the same run
+if command -v bpftrace > /dev/null; then
+	cp "$(command -v dd)" "$tmp/pabpfdd"
+	bpftrace -e 'tracepoint:kmem:mm_page_alloc /comm == "pabpfdd"/ { @n = count(); }' \
+		> "$tmp/bt" 2>&1 &
+	bt=$!
+	for i in $(seq 600); do grep -q Attaching "$tmp/bt" && break; sleep 0.1; done
+	perf pagealloc report -b -q -x, --count-events -- \
+		"$tmp/pabpfdd" if=/dev/zero of=/dev/shm/pa-bpf.2 bs=1M count=4 2>/dev/null > "$tmp/bpf"
+	rm -f /dev/shm/pa-bpf.2
+	kill -INT $bt; wait $bt; bt=
+	want=$(sed -n 's/^@n: \([0-9]*\)$/\1/p' "$tmp/bt")
+	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 ~ /^pabpfdd-/ { n += $c["alloc"] + $c["alloc_failed"] } END { print n + 0 }' "$tmp/bpf")
+	echo "bpftrace: $want mm_page_alloc of pabpfdd; report -b: $got"
+	[ -n "$want" ] && [ "$want" -ge 1024 ] && [ "$got" = "$want" ] ||
+		fail "bpftrace counted '$want', report -b --count-events '$got': $(cat "$tmp/bt")"
+else
+	echo "no bpftrace: its count is not compared"
+fi
+
+# load: >= 1 M page events, none dropped
+perf pagealloc report -b -a -q --json -- sh -c 'for i in 1 2 3 4; do
+	dd if=/dev/zero of=/dev/shm/pa-bpf.3 bs=1M count=256 2>/dev/null; rm /dev/shm/pa-bpf.3; done' \
+	> "$tmp/json" 2> "$tmp/err" || fail "load: $(cat "$tmp/err")"
+events=$(sed -n 's/^  "page_events": \([0-9]*\),$/\1/p' "$tmp/json")
+dropped=$(sed -n 's/^  "dropped_events": \([0-9]*\),$/\1/p' "$tmp/json")
+dd_alloc=$(grep '"comm": "dd"' "$tmp/json" | sed 's/.*"alloc": \([0-9]*\),.*/\1/' |
+	awk '{ n += $1 } END { print n + 0 }')
+echo "load: $events page events, $dropped dropped, dd allocated $dd_alloc pages"
+[ -n "$events" ] && [ "$events" -ge 1000000 ] || fail "load: $events page events, want >= 1000000"
+[ "$dropped" = 0 ] || fail "load: $dropped events dropped"
+[ "$dd_alloc" -ge $((4 * 256 * 256)) ] || fail "load: dd allocated $dd_alloc pages, wrote $((4 * 256 * 256))"
+
+# bad use: one line, non-zero
+bad() {	# what command...
+	local what=$1
+	shift
+	if "$@" > /dev/null 2> "$tmp/err"; then
+		fail "$what: exit 0"
+	elif [ "$(wc -l < "$tmp/err")" != 1 ] || ! grep -q '^Error: ' "$tmp/err"; then
+		fail "$what: not one error line: $(cat "$tmp/err")"
+	else
+		echo "$what: $(cat "$tmp/err")"
+	fi
+}
+bad "-b -i" perf pagealloc report -b -i "$tmp/data"
+bad "-b --breakdown" perf pagealloc report -b --breakdown order -- true
+bad "--map-nr-entries 0" perf pagealloc report -b --map-nr-entries 0 -- true
+bad "-b -p with a command" perf pagealloc report -b -p 1 -- true
+bad "-a without -b" perf pagealloc report -a -i "$tmp/data"
+bad "-b unprivileged" setpriv --reuid=65534 --regid=65534 --clear-groups \
+	perf pagealloc report -b -- true
+exit $err
