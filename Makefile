@@ -106,12 +106,12 @@ bench: build
 	@tests/bench
 
 # a git worktree of the tree at tag pristine, perf built as above
-pristine-perf: tree
+pristine-perf: kernel
 	@git -C $(SRC) worktree prune
 	@[ -d $(PRISTINE_DIR)/linux ] || \
 		git -C $(SRC) worktree add -q --detach $(PRISTINE_DIR)/linux pristine
 	@mkdir -p $(PRISTINE_DIR)/perf
-	$(MAKE) -s -C $(PRISTINE_DIR)/linux/tools/perf O=$(PRISTINE_DIR)/perf $(PERF_FLAGS) -j$(JOBS)
+	$(MAKE) -s -C $(PRISTINE_DIR)/linux/tools/perf O=$(PRISTINE_DIR)/perf $(PERF_FLAGS) $(PERF_BPF) -j$(JOBS)
 
 perf-test: build $(if $(PERF_TEST_PRISTINE),pristine-perf)
 	@tests/perf-test
