@@ -16,6 +16,7 @@
 #            with the same numbers.  (The interrupts' events go to their
 #            own rows: an interrupt's event that comes while a BPF program
 #            runs for another event can be missed, and is said.)
+# parent     the same with --per-process --prepend-parent.
 # interval   the same writer four times under report -b -I 50: the slices
 #            (>= 3) summed per task equal the recording's rows.
 # bpftrace   bpftrace counts kmem:mm_page_alloc of a copy of dd by comm
@@ -115,6 +116,18 @@ else
 	same "$tmp/bpf" "$tmp/rec" tmpfs
 fi
 grep -q '^dd-' "$tmp/bpf" || fail "tmpfs: no dd row in: $(cat "$tmp/bpf")"
+
+# the rows named by process and parent: the parents of the command's
+# processes keep their comm, as the recording names them at the fork
+perf pagealloc record -q -m 8M -o "$tmp/data" -- \
+	perf pagealloc report -b -q -x, --split-irq --per-process --prepend-parent -- \
+	sh -c 'dd if=/dev/zero of=/dev/shm/pa-bpf.1 bs=1M count=4 2>/dev/null; rm /dev/shm/pa-bpf.1' \
+	> "$tmp/bpf" 2> "$tmp/err" || fail "parent: record with report -b: $(cat "$tmp/err")"
+perf pagealloc report -q -i "$tmp/data" -x, --split-irq --per-process --prepend-parent \
+	> "$tmp/rec" 2>&1
+grep -q lost "$tmp/err" && fail "parent: the recording lost events"
+grep -q '^sh-[0-9]* :: dd-' "$tmp/bpf" || fail "parent: no 'sh-PID :: dd-PID' row in: $(cat "$tmp/bpf")"
+same "$tmp/bpf" "$tmp/rec" parent
 
 # --interval: the slices add up to the recording's table
 perf pagealloc record -q -m 8M -o "$tmp/data" -- \
