@@ -17,6 +17,9 @@
 #            own rows: an interrupt's event that comes while a BPF program
 #            runs for another event can be missed, and is said.)
 # parent     the same with --per-process --prepend-parent.
+# leader     the command's main thread exits first (pthread_exit) while
+#            its other thread runs the writer: the writer is still
+#            followed, its row as the recording's.
 # interval   the same writer four times under report -b -I 50: the slices
 #            (>= 3) summed per task equal the recording's rows.
 # bpftrace   bpftrace counts kmem:mm_page_alloc of a copy of dd by comm
@@ -128,6 +131,27 @@ perf pagealloc report -q -i "$tmp/data" -x, --split-irq --per-process --prepend-
 grep -q lost "$tmp/err" && fail "parent: the recording lost events"
 grep -q '^sh-[0-9]* :: dd-' "$tmp/bpf" || fail "parent: no 'sh-PID :: dd-PID' row in: $(cat "$tmp/bpf")"
 same "$tmp/bpf" "$tmp/rec" parent
+
+# the process stays followed while a thread of it lives: the main thread
+# of python3 leaves (ctypes lets the GIL go) and the other runs dd
+leader='import ctypes, os, threading, time
+def work():
+	time.sleep(0.3)
+	os.system("dd if=/dev/zero of=/dev/shm/pa-bpf.2 bs=1M count=4 2>/dev/null; rm /dev/shm/pa-bpf.2")
+threading.Thread(target=work).start()
+ctypes.CDLL(None).pthread_exit(None)'
+if command -v python3 > /dev/null; then
+	perf pagealloc record -q -m 8M -o "$tmp/data" -- \
+		perf pagealloc report -b -q -x, --split-irq -- python3 -c "$leader" \
+		> "$tmp/bpf" 2> "$tmp/err" || fail "leader: record with report -b: $(cat "$tmp/err")"
+	perf pagealloc report -q -i "$tmp/data" -x, --split-irq > "$tmp/rec" 2>&1
+	grep -q lost "$tmp/err" && fail "leader: the recording lost events"
+	awk -F, '$1 ~ /^dd-/ && $2 >= 1024 { ok = 1 } END { exit !ok }' "$tmp/bpf" ||
+		fail "leader: no dd row of >= 1024 pages after the main thread left: $(cat "$tmp/bpf")"
+	same "$tmp/bpf" "$tmp/rec" leader
+else
+	echo "no python3: the leader scenario is not run"
+fi
 
 # --interval: the slices add up to the recording's table
 perf pagealloc record -q -m 8M -o "$tmp/data" -- \
