@@ -13,7 +13,8 @@
 # tmpfs      a writer of 8 MiB into tmpfs and its rm, under report -b with
 #            the command (followed through its forks) and --split-irq:
 #            every task row report -b prints is in the recording's report
-#            with the same numbers.  (The interrupts' events go to their
+#            with the same numbers (also the last pages a task allocates
+#            after sched_process_exit).  (The interrupts' events go to their
 #            own rows: an interrupt's event that comes while a BPF program
 #            runs for another event can be missed, and is said.)
 # parent     the same with --per-process --prepend-parent.
