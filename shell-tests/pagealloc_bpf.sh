@@ -28,11 +28,12 @@
 #            is the row's alloc + alloc_failed.
 # load       report -b -a --json over >= 1 M page events (tmpfs writes):
 #            page_events >= 1 M, nothing dropped at the default map size,
-#            at most 1 in 100000 missed (said in missed_events), and the
+#            at most 1 in 10000 missed (said in missed_events), and the
 #            writer's alloc at least the pages it wrote.
 # bad use    -b with -i, --breakdown, --map-nr-entries 0, a command with
-#            -p, and as an unprivileged user: one line on stderr and a
-#            non-zero exit.
+#            -p, as an unprivileged user, on a kernel without BTF (hidden
+#            by a mount namespace) and without BPF (bpf(2) made to fail
+#            with ENOSYS): one line on stderr and a non-zero exit.
 export LC_ALL=C
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
@@ -205,9 +206,9 @@ missed=$(sed -n 's/^  "missed_events": \([0-9]*\),$/\1/p' "$tmp/json")
 echo "load: $events page events, $dropped dropped, $missed missed, dd allocated $dd_alloc pages"
 [ "$dropped" = 0 ] || fail "load: $dropped events dropped"
 # an interrupt's event in the middle of the program of another event is
-# missed, and said: a few in a million at most
-[ -n "$missed" ] && [ $((missed * 100000)) -le "$events" ] ||
-	fail "load: $missed events missed (an interrupt's, in a BPF program), more than 1 in 100000"
+# missed, and said: 2 to 15 in a million seen, on a loaded machine the more
+[ -n "$missed" ] && [ $((missed * 10000)) -le "$events" ] ||
+	fail "load: $missed events missed (an interrupt's, in a BPF program), more than 1 in 10000"
 [ "$dd_alloc" -ge $((4 * 256 * 256)) ] || fail "load: dd allocated $dd_alloc pages, wrote $((4 * 256 * 256))"
 
 # bad use: one line, non-zero
@@ -232,4 +233,45 @@ bad "-b -I 1" perf pagealloc report -b -I 1 -- true
 bad "-b, a command that is not there" perf pagealloc report -b -- /nonexistent/pa-bpf-cmd
 bad "-b unprivileged" setpriv --reuid=65534 --regid=65534 --clear-groups \
 	perf pagealloc report -b -- true
+# a kernel without BTF: /sys/kernel/btf hidden in a mount namespace
+if command -v unshare > /dev/null; then
+	bad "-b, a kernel without BTF" unshare -m sh -c \
+		'mount -t tmpfs none /sys/kernel/btf && exec perf pagealloc report -b -- true'
+	grep -q "kernel's BTF" "$tmp/err" || fail "-b without BTF: $(cat "$tmp/err")"
+fi
+# a kernel without BPF: bpf(2) fails with ENOSYS, as where it is not built
+if command -v cc > /dev/null; then
+	cat > "$tmp/nobpf.c" <<'EOF_C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
+
+long syscall(long nr, ...)
+{
+	long (*real)(long, ...) = dlsym(RTLD_NEXT, "syscall");
+	long a[6];
+	va_list ap;
+	int i;
+
+	if (nr == __NR_bpf) {
+		errno = ENOSYS;
+		return -1;
+	}
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+EOF_C
+	if cc -shared -fPIC -o "$tmp/nobpf.so" "$tmp/nobpf.c" -ldl; then
+		bad "-b, a kernel without BPF" env LD_PRELOAD="$tmp/nobpf.so" \
+			perf pagealloc report -b -- true
+		grep -q "no BPF" "$tmp/err" || fail "-b without BPF: $(cat "$tmp/err")"
+	else
+		fail "cc nobpf.so"
+	fi
+fi
 exit $err

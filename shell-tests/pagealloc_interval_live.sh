@@ -3,7 +3,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # perf pagealloc record -o - feeds perf pagealloc report -i - -I 500 -x,
-# through tee, which keeps the stream in a file.  The workload: dd of
+# through tee, which keeps the stream in a file; --no-buffering, so that
+# perf record passes each event on at once, not when its buffer fills.  The workload: dd of
 # 4 MiB into tmpfs, 2 s of sleep, a second dd, 2 s of sleep.  Each line
 # of the report is stamped when it arrives:
 # - the slice of the first dd (>= 1024 pages of alloc) arrives before the
@@ -29,7 +30,7 @@ d=$(mktemp -d /tmp/__perf_test.pa_live.XXXXX)
 cleanup() { rm -rf "$d"; trap - EXIT TERM INT; }
 trap 'cleanup; exit $err' EXIT TERM INT
 
-perf pagealloc record -q -o - -- sh -c "
+perf pagealloc record -q --no-buffering -o - -- sh -c "
 	dd if=/dev/zero of=$d/f1 bs=1M count=4 status=none
 	sleep 2
 	dd if=/dev/zero of=$d/f2 bs=1M count=2 status=none
