@@ -4,9 +4,9 @@
 #
 # perf pagealloc record -o - feeds perf pagealloc report -i - -I 500 -x,
 # through tee, which keeps the stream in a file; --no-buffering, so that
-# perf record passes each event on at once, not when its buffer fills.  The workload: dd of
-# 4 MiB into tmpfs, 2 s of sleep, a second dd, 2 s of sleep.  Each line
-# of the report is stamped when it arrives:
+# perf record passes each event on at once, not when its buffer fills.
+# The workload: dd of 4 MiB into tmpfs, 2 s of sleep, a second dd, 2 s of
+# sleep.  Each line of the report is stamped when it arrives:
 # - the slice of the first dd (>= 1024 pages of alloc) arrives before the
 #   workload ends: slices come out while the stream goes on, not at its
 #   end;
