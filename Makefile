@@ -7,6 +7,8 @@
 #   make export-patches  turn the build tree's commits back into the series
 #   make bench           time perf pagealloc report against its peers, and the timechart
 #   make fuzz            mutation campaign against perf pagealloc report (ASan+UBSan)
+#   make check-debug     the kernel tests again on a debug guest kernel
+#                        (lockdep, DEBUG_VM, DEBUG_PAGEALLOC, KASAN, UBSAN)
 #   make perf-test       perf's own test suite in the guest against
 #                        tests/perf-test.expected (PERF_TEST_PRISTINE=1:
 #                        with a perf built from the pristine tree)
@@ -21,6 +23,7 @@ export BUILD_DIR
 
 SRC     := $(BUILD_DIR)/linux
 KOUT    := $(BUILD_DIR)/kernel
+KOUT_DEBUG := $(BUILD_DIR)/kernel-debug
 POUT    := $(BUILD_DIR)/perf
 BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 PERF    := $(POUT)/perf
@@ -37,7 +40,7 @@ PERF_FLAGS := LIBTRACEEVENT_DYNAMIC=1 NO_LIBPYTHON=1 NO_LIBPERL=1 mandir=$(POUT)
 PERF_BPF := BUILD_BPF_SKEL=1 VMLINUX_BTF=$(KOUT)/vmlinux
 MAN_PAGES  := perf-pagealloc.1
 
-.PHONY: all deps tree build kernel perf man run check host-check guest-check \
+.PHONY: all deps tree build kernel kernel-debug perf man run check check-debug \
 	bench export-patches fuzz perf-asan perf-test pristine-perf clean
 
 all: build
@@ -65,6 +68,21 @@ kernel: tree
 	@$(MAKE) --no-print-directory $(KOUT)/.config
 	@scripts/stage kernel $(MAKE) --no-print-directory -C $(SRC) O=$(KOUT) \
 		-j$(JOBS) bzImage modules
+
+# The debug kernel: the same fragment plus vm/debug.config, every symbol
+# of both checked to stick.
+$(KOUT_DEBUG)/.config: vm/guest.config vm/debug.config $(STAMP)
+	@mkdir -p $(KOUT_DEBUG)
+	@echo "  CONFIG  allnoconfig + vm/guest.config + vm/debug.config"
+	@cat vm/guest.config vm/debug.config > $(KOUT_DEBUG)/config.fragment
+	@$(MAKE) -s -C $(SRC) O=$(KOUT_DEBUG) allnoconfig \
+		KCONFIG_ALLCONFIG=$(KOUT_DEBUG)/config.fragment
+	@scripts/check-config $(KOUT_DEBUG)/config.fragment $@
+
+kernel-debug: tree
+	@$(MAKE) --no-print-directory $(KOUT_DEBUG)/.config
+	@scripts/stage kernel-debug $(MAKE) --no-print-directory -C $(SRC) \
+		O=$(KOUT_DEBUG) -j$(JOBS) bzImage modules
 
 perf: kernel
 	@mkdir -p $(POUT)
@@ -102,6 +120,11 @@ run: build
 check: build perf-asan
 	@tests/run-all
 
+# the kernel tests on the debug kernel: not part of check (its build alone
+# is longer than the rest of a check's budget allows)
+check-debug: build kernel-debug
+	@tests/check-debug
+
 bench: build
 	@tests/bench
 
@@ -117,5 +140,5 @@ perf-test: build $(if $(PERF_TEST_PRISTINE),pristine-perf)
 	@tests/perf-test
 
 clean:
-	rm -rf $(KOUT) $(POUT) $(BUILD_DIR)/perf-asan $(BUILD_DIR)/fuzz \
+	rm -rf $(KOUT) $(KOUT_DEBUG) $(POUT) $(BUILD_DIR)/perf-asan $(BUILD_DIR)/fuzz \
 		$(BUILD_DIR)/runs $(BUILD_DIR)/accel $(PRISTINE_DIR)/perf

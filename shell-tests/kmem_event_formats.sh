@@ -18,7 +18,7 @@ export LC_ALL=C
 . "$(dirname "$0")"/lib/kmem.sh
 kmem_skip_unless mm_page_alloc mm_page_alloc_zone_locked mm_page_free \
 	mm_page_free_batched mm_page_pcpu_drain mm_page_alloc_extfrag
-ko=${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel/lib/test_pagealloc.ko
+ko=${PAGEALLOC_KOUT:-${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel}/lib/test_pagealloc.ko
 ctl=/sys/kernel/debug/test_pagealloc
 
 err=0

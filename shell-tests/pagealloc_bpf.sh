@@ -44,7 +44,7 @@ if perf pagealloc report -b -q -- true 2>&1 | grep -q 'built with BPF skeletons'
 fi
 sum_slices=${PAGEALLOC_TOP:-}/tests/lib/sum-slices.awk
 [ -r "$sum_slices" ] || { echo "skip: no $sum_slices"; exit 2; }
-ko=${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel/lib/test_pagealloc.ko
+ko=${PAGEALLOC_KOUT:-${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel}/lib/test_pagealloc.ko
 ctl=/sys/kernel/debug/test_pagealloc
 
 err=0

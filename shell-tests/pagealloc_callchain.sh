@@ -21,7 +21,7 @@ perf --list-cmds 2>/dev/null | tr -s ' ' '\n' | grep -qx pagealloc ||
 	{ echo "skip: no perf pagealloc"; exit 2; }
 compare=${PAGEALLOC_TOP:-}/tests/pagealloc-compare
 [ -x "$compare" ] || { echo "skip: no $compare"; exit 2; }
-ko=${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel/lib/test_pagealloc.ko
+ko=${PAGEALLOC_KOUT:-${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel}/lib/test_pagealloc.ko
 [ -r "$ko" ] || { echo "skip: no $ko"; exit 2; }
 command -v cc > /dev/null || { echo "skip: no C compiler for the user space workload"; exit 2; }
 ctl=/sys/kernel/debug/test_pagealloc

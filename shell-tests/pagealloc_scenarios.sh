@@ -25,7 +25,7 @@
 export LC_ALL=C
 [ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
 perf --list-cmds | tr -s " " "\n" | grep -qx pagealloc || { echo "skip: no perf pagealloc"; exit 2; }
-ko=${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel/lib/test_pagealloc.ko
+ko=${PAGEALLOC_KOUT:-${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel}/lib/test_pagealloc.ko
 [ -r "$ko" ] || { echo "skip: no $ko"; exit 2; }
 ctl=/sys/kernel/debug/test_pagealloc
 

@@ -38,7 +38,7 @@ xfs_loop_skip
 err=0
 tmp=$(mktemp -d /tmp/__perf_test.stalls.XXXXX)
 cg=/sys/fs/cgroup/pa-stall
-ko=${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel/lib/test_pagealloc.ko
+ko=${PAGEALLOC_KOUT:-${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel}/lib/test_pagealloc.ko
 ctl=/sys/kernel/debug/test_pagealloc
 loaded=
 cleanup() {
