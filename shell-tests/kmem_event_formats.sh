@@ -88,6 +88,7 @@ fi
 
 # --- trace_pipe lines -------------------------------------------------------
 tracefs_save $tracefs/tracing_on
+tracefs_buffer_at_least $tracefs 8192
 echo 1 > $tracefs/tracing_on
 echo > $tracefs/trace
 for ev in $events; do
@@ -99,8 +100,7 @@ reader=$!
 workload
 sleep 1
 for ev in $events; do echo 0 > $ev_dir/$ev/enable; done
-sleep 0.5
-kill $reader; wait $reader 2>/dev/null; reader=
+tracefs_stop_reader $reader "$tmp/pipe"; reader=
 
 # the page pointer: hashed, "(____ptrval____)" early, or 0x... from perf
 p='page=[^ ]+ pfn=0x[0-9a-f]+'
