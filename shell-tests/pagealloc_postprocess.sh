@@ -33,6 +33,7 @@ tmp=$(mktemp -d /tmp/__perf_test.pppagealloc.XXXXX)
 cat_pid="" perf_pid=""
 # "file value" lines: the settings to put back, the event enables apart
 saved=$tmp/saved saved_events=$tmp/saved_events
+. "$(dirname "$0")"/lib/tracefs.sh
 : > $saved
 : > $saved_events
 restore() {	# file of saved settings
@@ -54,12 +55,9 @@ trap 'cleanup; exit $err' EXIT TERM INT
 fail() { echo "FAIL: $*"; err=1; }
 
 # --- tracefs: the kmem page events into a buffer big enough ---------------
-# "1408" or, before the buffer is first used, "7 (expanded: 1408)"
-kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/[^0-9].*//' $tracefs/buffer_size_kb)
-if [ "${kb:-0}" -lt 8192 ]; then
-	echo "$tracefs/buffer_size_kb $kb" >> $saved
-	echo 8192 > $tracefs/buffer_size_kb
-fi
+# (tracefs.sh's helper records the old size in $saved, restored below)
+tracefs_saved=$saved
+tracefs_buffer_at_least $tracefs 8192
 echo "$tracefs/tracing_on $(cat $tracefs/tracing_on)" >> $saved
 echo 1 > $tracefs/tracing_on
 for f in $tracefs/events/kmem/mm_page*/enable; do

@@ -6,8 +6,8 @@
 # in seconds (rmmod waits for it) and hold at most a quarter of memory.
 # Each value below is out of range and must make insmod fail with EINVAL
 # and a kernel message naming the parameter and its range (a value that
-# is not a number at all is refused by the kernel's parameter parser); the module must not stay
-# loaded.  Then the module loads with every parameter at its maximum,
+# is not a number at all is refused by the kernel's parameter parser);
+# the module must not stay loaded.  Then the module loads with every parameter at its maximum,
 # runs the scenarios those parameters size, and unloads; vm/run fails the
 # run on any kernel warning meanwhile.
 export LC_ALL=C
