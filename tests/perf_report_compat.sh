@@ -1,0 +1,71 @@
+#!/bin/bash
+# perf reads every perf record mode's file as Debian's perf 6.1 does
+# SPDX-License-Identifier: GPL-2.0
+#
+# The recordings of tests/data/record-compat, made on the host with
+# Debian's own perf 6.1 in each mode that shapes the file differently
+# (-z, --tail-synthesize, both, pipe, --call-graph dwarf, per-task with
+# --sample-cpu, --all-cgroups, --switch-output), each with the event
+# counts Debian's perf report printed for it (host-*.stats).  The
+# project's perf must print the same counts.  The pieces of the
+# --switch-output recording are not in tests/lib/recordings.sh: each is
+# also compared with perf script here (tests/pagealloc-compare), and one
+# without a page allocator event (the last piece often holds only the
+# tail's COMM and MMAP records) must give an empty table, not an error.
+export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/recordings.sh"
+perf=${PERF:-${BUILD_DIR:-/var/tmp/pagealloc-build}/perf/perf}
+[ -x "$perf" ] || { echo "no perf in $perf"; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+err=0
+
+# the counts perf report prints after its dump, as in tests/data/record-compat
+stats() {
+	perf_input "$1"
+	"$perf" report -D "${in[@]}" < "$stdin" 2> /dev/null |
+		sed -n '/^Aggregated stats:/,${s/ *(.*)$//;p}'
+}
+
+same_stats() {	# recording, expected counts
+	if ! stats "$1" | diff -u "$2" - > "$tmp/diff"; then
+		echo "FAIL: $(basename "$2" .stats): perf report's counts differ from Debian's perf"
+		sed 's/^/    /' "$tmp/diff"
+		err=1
+	fi
+}
+
+n=0
+for s in "$here"/data/host-*.stats; do
+	name=$(basename "$s" .stats)
+	xz -dc "$here/data/$name.data.xz" > "$tmp/$name.data"
+	same_stats "$tmp/$name.data" "$s"
+	n=$((n + 1))
+done
+
+xz -dc "$here/data/host-switch.tar.xz" | tar -C "$tmp" -xf -
+empty=0
+for f in "$tmp"/host-switch/perf.data.*[0-9]; do
+	same_stats "$f" "$f.stats"
+	n=$((n + 1))
+	if grep -q 'SAMPLE events' "$f.stats"; then
+		"$here/pagealloc-compare" "$perf" "$f" || err=1
+		continue
+	fi
+	# no sample: the header says so over an empty table
+	empty=$((empty + 1))
+	out=$("$perf" pagealloc report -i "$f" 2>&1)
+	rc=$?
+	rows=$("$perf" pagealloc report -q -x, -i "$f" 2>&1 | grep -v '^#' |
+		grep -vc '^task,\|^TOTAL,0,0,0,0,')
+	if [ $rc != 0 ] || [ "$rows" != 0 ] ||
+	   ! grep -q '^# perf pagealloc: 0 page allocator events of' <<<"$out"; then
+		echo "FAIL: $(basename "$f"), without a sample: exit $rc"
+		sed 's/^/    /' <<<"$out" | head -5
+		err=1
+	fi
+done
+[ $empty = 0 ] && { echo "FAIL: the --switch-output recording has no piece without samples"; err=1; }
+echo "$n recordings read with Debian's perf's counts, $empty without a sample"
+exit $err
