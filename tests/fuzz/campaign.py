@@ -28,10 +28,18 @@ import mutate
 import perfdata
 import runone
 
+# one set or more of every option family of perf pagealloc report, and the
+# timechart subcommand ("timechart" first: runone runs that subcommand)
 OPTION_SETS = [[], ['--count-events'], ['-x,'], ['--json'],
-               ['--per-process', '--prepend-parent'], ['--split-irq'],
+               ['--per-process', '--prepend-parent'], ['--ignore-pid'], ['--split-irq'],
                ['--breakdown', 'order,migratetype,gfp', '-x,'],
-               ['--callchain=3', '--json'], ['-s', 'reclaim_ms', '--breakdown', 'gfp']]
+               ['--breakdown', 'order', '--per-process', '--json'],
+               ['--callchain=3', '--json'], ['--callchain', '--per-process'],
+               ['-s', 'reclaim_ms', '--breakdown', 'gfp'],
+               ['-I', '1', '--json'], ['-I', '5', '-x,', '--interval-empty'],
+               ['-C', '0', '--time', '10%/2'], ['--pid', '1,2', '--comm', 'perf,sh'],
+               ['timechart'], ['timechart', '--per-process', '-n', '3'],
+               ['timechart', '--split-irq', '--count-events']]
 BAD = ('sanitizer', 'signal', 'hang')
 here = os.path.dirname(os.path.abspath(__file__))
 

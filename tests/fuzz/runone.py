@@ -51,7 +51,11 @@ def kind(text):
 
 
 def run(perf, args, path, stdin_pipe=False, timeout=10.0, command=('pagealloc', 'report')):
-    """Returns (class, key, stderr)."""
+    """Returns (class, key, stderr).  Options starting with "timechart"
+    run that subcommand instead of report, its SVG going to /dev/null."""
+    if list(args[:1]) == ['timechart']:
+        command = ('pagealloc', 'timechart')
+        args = list(args[1:]) + ['-o', os.devnull]
     env = dict(os.environ)
     env.update(ENV)
     cmd = [perf] + list(command) + list(args)
