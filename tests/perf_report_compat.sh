@@ -5,7 +5,8 @@
 # The recordings of tests/data/record-compat, made on the host with
 # Debian's own perf 6.1 in each mode that shapes the file differently
 # (-z, --tail-synthesize, both, pipe, --call-graph dwarf, per-task with
-# --sample-cpu, --all-cgroups, --switch-output), each with the event
+# --sample-cpu, --all-cgroups, --switch-output) and of record-host (-g,
+# --threads, -z of a build), each with the event
 # counts Debian's perf report printed for it (host-*.stats).  The
 # project's perf must print the same counts.  The pieces of the
 # --switch-output recording are not in tests/lib/recordings.sh: each is
@@ -39,7 +40,11 @@ same_stats() {	# recording, expected counts
 n=0
 for s in "$here"/data/host-*.stats; do
 	name=$(basename "$s" .stats)
-	xz -dc "$here/data/$name.data.xz" > "$tmp/$name.data"
+	if [ -f "$here/data/$name.data.tar.xz" ]; then	# --threads: a directory
+		xz -dc "$here/data/$name.data.tar.xz" | tar -C "$tmp" -xf -
+	else
+		xz -dc "$here/data/$name.data.xz" > "$tmp/$name.data"
+	fi
 	same_stats "$tmp/$name.data" "$s"
 	n=$((n + 1))
 done
