@@ -6,9 +6,9 @@
 # Debian's own perf 6.1 in each mode that shapes the file differently
 # (-z, --tail-synthesize, both, pipe, --call-graph dwarf, per-task with
 # --sample-cpu, --all-cgroups, --switch-output) and of record-host (-g,
-# --threads, -z of a build), each with the event
-# counts Debian's perf report printed for it (host-*.stats).  The
-# project's perf must print the same counts.  The pieces of the
+# --threads, -z of a build), each with the event counts Debian's perf
+# report printed for it (host-*.stats, report_counts of
+# tests/lib/recordings.sh).  The project's perf must print the same counts.  The pieces of the
 # --switch-output recording are not in tests/lib/recordings.sh: each is
 # also compared with perf script here (tests/pagealloc-compare), and one
 # without a page allocator event (the last piece often holds only the
@@ -22,15 +22,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 err=0
 
-# the counts perf report prints after its dump, as in tests/data/record-compat
-stats() {
-	perf_input "$1"
-	"$perf" report -D "${in[@]}" < "$stdin" 2> /dev/null |
-		sed -n '/^Aggregated stats:/,${s/ *(.*)$//;p}'
-}
-
 same_stats() {	# recording, expected counts
-	if ! stats "$1" | diff -u "$2" - > "$tmp/diff"; then
+	if ! report_counts "$perf" "$1" | diff -u "$2" - > "$tmp/diff"; then
 		echo "FAIL: $(basename "$2" .stats): perf report's counts differ from Debian's perf"
 		sed 's/^/    /' "$tmp/diff"
 		err=1
@@ -38,16 +31,13 @@ same_stats() {	# recording, expected counts
 }
 
 n=0
-for s in "$here"/data/host-*.stats; do
-	name=$(basename "$s" .stats)
-	if [ -f "$here/data/$name.data.tar.xz" ]; then	# --threads: a directory
-		xz -dc "$here/data/$name.data.tar.xz" | tar -C "$tmp" -xf -
-	else
-		xz -dc "$here/data/$name.data.xz" > "$tmp/$name.data"
-	fi
-	same_stats "$tmp/$name.data" "$s"
+while IFS=$'\t' read -r name path; do
+	[ -f "$here/data/$name.stats" ] || continue
+	same_stats "$path" "$here/data/$name.stats"
 	n=$((n + 1))
-done
+done < <(recordings "$tmp")
+[ $n = $(ls "$here"/data/host-*.stats | wc -l) ] ||
+	{ echo "FAIL: $n recordings for $(ls "$here"/data/host-*.stats | wc -l) counts"; err=1; }
 
 xz -dc "$here/data/host-switch.tar.xz" | tar -C "$tmp" -xf -
 empty=0

@@ -26,3 +26,12 @@ perf_input() {
 		in=(-i -) stdin=$1
 	fi
 }
+
+# report_counts PERF FILE: the event counts perf report prints after its
+# dump (-D), without the percentages: what --stats prints, which 6.1
+# cannot do for a pipe's tracing data
+report_counts() {
+	perf_input "$2"
+	"$1" report -D "${in[@]}" < "$stdin" 2> /dev/null |
+		sed -n '/^Aggregated stats:/,${s/ *(.*)$//;p}'
+}
