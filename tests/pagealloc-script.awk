@@ -122,11 +122,9 @@ BEGIN {
 			if (!(lastkind[cpu] == kind && lasttid[cpu] == tid))
 				runs_refill[task]++
 		}
-	} else if (ev == "mm_page_free" || ev == "mm_page_free_direct") {
+	} else if (ev == "mm_page_free") {
 		add(task, "free_all", pages(kv))
-		if (ev == "mm_page_free")
-			newnames = 1
-	} else if (ev == "mm_page_free_batched" || ev == "mm_pagevec_free") {
+	} else if (ev == "mm_page_free_batched") {
 		add(task, "free_batched", 1)
 	} else if (ev == "mm_page_pcpu_drain") {
 		add(task, "pcpu_drained", pages(kv))
@@ -202,7 +200,7 @@ END {
 	print hdr
 	for (i = 1; i <= n; i++) {
 		t = names[i]
-		fd = val[t, "free_all"] - (newnames ? val[t, "free_batched"] : 0)
+		fd = val[t, "free_all"] - val[t, "free_batched"]
 		val[t, "free_direct"] = fd < 0 ? 0 : fd
 		val[t, "pcpu_drains"] = has_drain_locked ? locked_drain[t] : runs_drain[t]
 		val[t, "pcpu_refills"] = has_refill_locked ? locked_refill[t] : runs_refill[t]

@@ -9,7 +9,8 @@
 # - 'perf pagealloc report --breakdown order,mi' to migratetype, the word
 #   after the comma (a comma breaks words for completion);
 # - 'perf pagealloc report -s recl' to reclaim, reclaim_ms and reclaimed,
-#   '--sort com' to comm, compact and compact_ms;
+#   '--sort com' to comm, compact and compact_ms; '-F com' to compact and
+#   compact_ms (no comm: not a column);
 # - 'perf pagealloc timechart re' to nothing (not perf timechart's
 #   record), '--tas' to --tasks.
 export LC_ALL=C
@@ -46,6 +47,8 @@ check "--breakdown" perf pagealloc report --bre
 check "migratetype" perf pagealloc report --breakdown order , mi
 check "reclaim reclaim_ms reclaimed" perf pagealloc report -s recl
 check "comm compact compact_ms" perf pagealloc report --sort com
+check "compact compact_ms" perf pagealloc report -F com
+check "all alloc alloc_failed alloc_locked" perf pagealloc report --fields al
 # pagealloc's timechart takes options, not perf timechart's subcommands
 check "" perf pagealloc timechart re
 check "--tasks" perf pagealloc timechart --tas
