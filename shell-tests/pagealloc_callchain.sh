@@ -12,7 +12,9 @@
 #   stack names that function (a user space frame through perf's symbol
 #   code), and its stacks through it have at least the 2048 pages it
 #   touched (in several stacks when some are huge pages).
-# Both files are also compared with the stacks perf script resolves
+# - pa-deep recurses 60 times through a function of a 160-character name
+#   before it touches 256 pages: its first stack has the 60 frames, whole.
+# The files are also compared with the stacks perf script resolves
 # (tests/pagealloc-compare).
 export LC_ALL=C
 
@@ -93,4 +95,37 @@ pages=$(perf pagealloc report -q -i $tmp/user.data -x, --callchain=20 2>/dev/nul
 	awk -F, '{ n += $3 } END { print n + 0 }')
 [ "$pages" -ge 2048 ] || fail "pa-toucher: its stacks through pa_touch_pages have $pages pages, not the 2048 it touched"
 "$compare" perf $tmp/user.data || fail "pa-toucher: report and perf script differ"
+
+# pa-deep: 60 frames of a 160-character name: a stack longer than 9600
+# characters, printed whole and equal to perf script's
+name=pa_deep_frame_$(printf '%0146d' 0)
+cat > $tmp/deep.c <<EOF
+#include <stdlib.h>
+
+__attribute__((noinline)) int $name(volatile char *buf, int depth)
+{
+	int i;
+
+	if (depth > 1)
+		return $name(buf, depth - 1) + 1;
+	for (i = 0; i < 256; i++)
+		buf[i * 4096] = 1;
+	return 1;
+}
+
+int main(void)
+{
+	char *buf = malloc(256 * 4096);
+
+	return !buf || $name(buf, 60) != 60;
+}
+EOF
+cc -O0 -g -fno-omit-frame-pointer -o $tmp/pa-deep $tmp/deep.c || { fail "cc of pa-deep"; exit; }
+perf pagealloc record -g -m 16M -o $tmp/deep.data -- $tmp/pa-deep \
+	> $tmp/record.log 2>&1 || { fail "record of pa-deep"; cat $tmp/record.log; }
+got=$(first_stack $tmp/deep.data pa-deep-)
+n=$(grep -o "$name" <<< "$got" | wc -l)
+echo "pa-deep: ${#got} characters, $n frames of $name"
+[ "$n" = 60 ] || fail "pa-deep: its first stack has $n frames of the recursion, not 60"
+"$compare" perf $tmp/deep.data || fail "pa-deep: report and perf script differ"
 exit $err

@@ -3,7 +3,8 @@
 #   perf script -F comm,tid,event,trace,ip,sym -i FILE
 # (perf's own resolution of each sample's call stack), every successful
 # mm_page_alloc's pages (2^order; 1 with -v events=1) added to its
-# task's stack, frames leaf first joined by ';', and to TOTAL's.  Prints
+# task's stack, frames leaf first joined by ';' (the address of a frame
+# without a symbol), and to TOTAL's.  Prints
 # "task<TAB>pages<TAB>stack" lines, to be sorted and ranked by the caller.
 
 function flush() {
@@ -19,7 +20,11 @@ function flush() {
 	if (task == "")
 		next
 	sub(/^\t */, "")
+	ip = $1
 	sub(/^[0-9a-f]+ /, "")
+	# a frame without a symbol is its address, as in perf report
+	if ($0 == "[unknown]")
+		$0 = "0x" ip
 	stack = stack (stack == "" ? "" : ";") $0
 	next
 }
