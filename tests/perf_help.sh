@@ -13,4 +13,9 @@ done
 # the usage of the report subcommand comes from its option table
 "$perf" pagealloc report -h 2>&1 | grep -q -- '--pageblock-order' ||
 	{ echo "FAIL: perf pagealloc report -h lacks --pageblock-order"; exit 1; }
+# timechart's from its own table and the one it shares with report
+out=$("$perf" pagealloc timechart -h 2>&1)
+for want in '-n, --tasks' '-p, --pid' '--pageblock-order'; do
+	grep -qF -- "$want" <<<"$out" || { echo "FAIL: perf pagealloc timechart -h lacks '$want'"; exit 1; }
+done
 exit 0
