@@ -18,6 +18,8 @@
 #         tries to compact in the thread's context: the thread's row has
 #         compact > 0 and compact_ms > 0 and alloc_failed as the module
 #         says; no other row (kcompactd, kswapd) has a direct compaction.
+#         In timechart --format=json, the thread's track has a slice per
+#         compaction run, as many as --histogram counts.
 #
 # Both files are also compared, every row and column, with the table
 # tests/pagealloc-compare computes from perf script of the same file.
@@ -121,4 +123,18 @@ others=$(grep -v "^task,\|^TOTAL,\|^pagealloc-test-$tid," $tmp/compact.csv |
 	awk -F, -v c="$(head -1 $tmp/compact.csv | tr , '\n' | grep -nx compact | cut -d: -f1)" '$c != 0')
 [ -z "$others" ] || fail "compact: other rows with direct compactions: $others"
 "$compare" perf $tmp/compact.data || fail "compact: report and perf script differ"
+# the Perfetto timeline: a slice per compaction run of the thread, as
+# --histogram counts them
+runs=$(perf pagealloc report -q -i $tmp/compact.data -x, --histogram 2> /dev/null |
+	grep "^pagealloc-test-$tid,compaction," | head -1 | cut -d, -f6)
+if perf pagealloc timechart -h 2>&1 | grep -q -- --format; then
+	perf pagealloc timechart -q -i $tmp/compact.data --format=json -o $tmp/compact.json ||
+		fail "compact: timechart --format=json exited with $?"
+	pid=$(grep -m1 "\"process_name\".*\"name\": \"pagealloc-test-$tid\"" $tmp/compact.json |
+		sed 's/.*"pid": \([0-9]*\).*/\1/')
+	slices=$(grep -c "\"ph\": \"X\", \"cat\": \"stall\", \"name\": \"compaction\", \"pid\": ${pid:-0}," $tmp/compact.json)
+	echo "compact: $runs compaction runs, $slices slices in the timeline"
+	[ -n "$runs" ] && [ "$runs" -gt 0 ] && [ "$slices" = "$runs" ] ||
+		fail "compact: $slices compaction slices of pagealloc-test-$tid, --histogram: '$runs' runs"
+fi
 exit $err

@@ -19,6 +19,18 @@
 # prints it after the first: task,breakdown,value,alloc lines of the
 # successful allocations (the migrate types named as in 6.1, the GFP
 # flags as perf script prints them), in no particular order.
+# With -v outstanding=1, the columns of --outstanding, page by page: each
+# page of a successful mm_page_alloc is its task's until a mm_page_free
+# whose pages all belong to one allocation frees it; the pages left at
+# the end are the allocating task's 'outstanding' (its allocations that
+# hold any, with -v events=1), those a task of another tid freed its
+# 'freed_by_others' (free events, with -v events=1).  A page allocated
+# again changes owner.  Without it, the columns are empty.
+# With -v hist=1, a table as --histogram prints it: for each row and
+# TOTAL, each kind of stall's log2 buckets of whole microseconds as bcc
+# has them (0 to 1, then 2^(b-1) to 2^b - 1) up to the last that has
+# stalls, with the count, total and longest stall and the begin of the
+# first of the longest (a compaction's stalls are its compaction runs).
 
 function pages(kv,    o) {
 	o = kv["order"] + 0
@@ -40,7 +52,8 @@ function cell(v, col) {
 	if (col == "pcpu_refilled" && !has_refilled)
 		return ""
 	if (col ~ /^reclaim/ && !has_reclaim || col == "compact" && !has_compact ||
-	    col == "compact_ms" && !has_compact_runs)
+	    col == "compact_ms" && !has_compact_runs ||
+	    (col == "outstanding" || col == "freed_by_others") && !outstanding)
 		return ""
 	if (col ~ /_ms$/)
 		return sprintf("%d.%06d", int(v / 1000000), v % 1000000)
@@ -62,6 +75,71 @@ function bdadd(task, kind, value, n) {
 	bd["TOTAL," kind "," value] += n
 }
 
+function bits(v,    b) {
+	for (b = 0; v >= 1; b++)
+		v = int(v / 2)
+	return b
+}
+
+# a stall of task of this kind, ns long from (bs, bn)
+function stall(task, kind, ns, bs, bn,    t, k, i, b) {
+	t[1] = task
+	t[2] = "TOTAL"
+	b = bs * 1000000000 + bn
+	for (i = 1; i <= 2; i++) {
+		k = t[i] "," kind
+		if (!(k in hcount) || ns > hmax[k] || ns == hmax[k] && b < hbegin[k]) {
+			hmax[k] = ns
+			hbegin[k] = b
+			hbegin_s[k] = sprintf("%d.%09d", bs, bn)
+		}
+		hcount[k]++
+		htotal[k] += ns
+		hb[k, bits(int(ns / 1000)) > 1 ? bits(int(ns / 1000)) : 1]++
+	}
+}
+
+function ms(v) {
+	return sprintf("%d.%06d", int(v / 1000000), v % 1000000)
+}
+
+# a hex number of perf script's, to a double: exact below 2^53
+function hex(s,    v, i) {
+	s = tolower(s)
+	sub(/^0x/, "", s)
+	v = 0
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+
+# every page of an allocation owned by its task (the row, and the tid
+# to tell another task) and its allocation, until a free takes it
+function page_alloc(task, tid, pfn, order,    p, n) {
+	n = 2 ^ order
+	nalloc++
+	for (p = pfn; p < pfn + n; p++) {
+		own[p] = task
+		otid[p] = tid
+		oid[p] = nalloc
+	}
+}
+
+# a free counts when all its pages belong to one allocation
+function page_free(task, tid, pfn, order,    p, n) {
+	n = 2 ^ order
+	for (p = pfn; p < pfn + n; p++)
+		if (!(p in own) || oid[p] != oid[pfn])
+			return
+	if (otid[pfn] != tid)
+		add(own[pfn], "freed_by_others", events ? 1 : n)
+	for (p = pfn; p < pfn + n; p++) {
+		delete own[p]
+		delete otid[p]
+		delete oid[p]
+	}
+}
+
 function add(task, col, v) {
 	val[task, col] += v
 	seen[task] = 1
@@ -71,7 +149,7 @@ BEGIN {
 	ncols = split("alloc,alloc_locked,free_direct,free_batched,pcpu_drained," \
 		"pcpu_refilled,pcpu_drains,pcpu_refills,extfrag,extfrag_causing,migtype_changed," \
 		"extfrag_severe,extfrag_moderate,alloc_failed,reclaim,reclaim_ms,reclaimed," \
-		"compact,compact_ms,unknown", cols, ",")
+		"compact,compact_ms,unknown,outstanding,freed_by_others", cols, ",")
 }
 
 {
@@ -109,6 +187,8 @@ BEGIN {
 			add(task, "alloc_failed", 1)
 		} else {
 			add(task, "alloc", pages(kv))
+			if (outstanding)
+				page_alloc(task, tid, hex(kv["pfn"]), kv["order"] + 0)
 			if (breakdown) {
 				bdadd(task, "order", kv["order"] + 0, pages(kv))
 				bdadd(task, "migratetype", mtname(kv["migratetype"] + 0), pages(kv))
@@ -124,6 +204,8 @@ BEGIN {
 		}
 	} else if (ev == "mm_page_free") {
 		add(task, "free_all", pages(kv))
+		if (outstanding)
+			page_free(task, tid, hex(kv["pfn"]), kv["order"] + 0)
 	} else if (ev == "mm_page_free_batched") {
 		add(task, "free_batched", 1)
 	} else if (ev == "mm_page_pcpu_drain") {
@@ -147,6 +229,7 @@ BEGIN {
 			add(task, "reclaim", 1)
 			add(task, "reclaim_ms", ns_since(rs[tid], rn[tid]))
 			add(task, "reclaimed", kv["nr_reclaimed"] + 0)
+			stall(task, "reclaim", ns_since(rs[tid], rn[tid]), rs[tid], rn[tid])
 		}
 		kind = "stall"
 	} else if (ev == "compaction:mm_compaction_try_to_compact_pages") {
@@ -164,6 +247,7 @@ BEGIN {
 		if (incomp[tid]) {
 			incomp[tid] = 0
 			add(task, "compact_ms", ns_since(cs[tid], cn[tid]))
+			stall(task, "compaction", ns_since(cs[tid], cn[tid]), cs[tid], cn[tid])
 		}
 		kind = "stall"
 	} else if (ev == "mm_page_alloc_extfrag") {
@@ -184,6 +268,14 @@ BEGIN {
 }
 
 END {
+	for (p in own) {
+		if (!events)
+			add(own[p], "outstanding", 1)
+		else if (!((own[p], oid[p]) in counted)) {
+			counted[own[p], oid[p]] = 1
+			add(own[p], "outstanding", 1)
+		}
+	}
 	n = 0
 	for (t in seen)
 		names[++n] = t
@@ -226,5 +318,16 @@ END {
 		print "task,breakdown,value,alloc"
 		for (k in bd)
 			print k "," bd[k]
+	}
+	if (hist) {
+		print "task,stall,usecs_low,usecs_high,count,stalls,total_ms,max_ms,max_begin"
+		for (k in hcount) {
+			for (hi = 63; !((k, hi) in hb); hi--)
+				;
+			for (b = 1; b <= hi; b++)
+				print k "," (b > 1 ? 2 ^ (b - 1) : 0) "," 2 ^ b - 1 "," \
+					hb[k, b] + 0 "," hcount[k] "," ms(htotal[k]) "," \
+					ms(hmax[k]) "," hbegin_s[k]
+		}
 	}
 }

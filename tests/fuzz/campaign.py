@@ -35,11 +35,14 @@ OPTION_SETS = [[], ['--count-events'], ['-x,'], ['--json'],
                ['--breakdown', 'order,migratetype,gfp', '-x,'],
                ['--breakdown', 'order', '--per-process', '--json'],
                ['--callchain=3', '--json'], ['--callchain', '--per-process'],
+               ['--folded'], ['--folded', '--count-events', '--ignore-pid'],
+               ['--histogram', '-x,'], ['--histogram', '--per-process', '--json'],
+               ['--outstanding', '-x,'], ['--outstanding', '--count-events', '--split-irq'],
                ['-s', 'reclaim_ms', '--breakdown', 'gfp'],
                ['-I', '1', '--json'], ['-I', '5', '-x,', '--interval-empty'],
                ['-C', '0', '--time', '10%/2'], ['--pid', '1,2', '--comm', 'perf,sh'],
                ['timechart'], ['timechart', '--per-process', '-n', '3'],
-               ['timechart', '--split-irq', '--count-events']]
+               ['timechart', '--split-irq', '--count-events'], ['timechart', '--format=json']]
 BAD = ('sanitizer', 'signal', 'hang')
 here = os.path.dirname(os.path.abspath(__file__))
 
