@@ -7,10 +7,12 @@
 # - 'perf pagealloc re' completes to record and report;
 # - 'perf pagealloc report --bre' to --breakdown;
 # - 'perf pagealloc report --breakdown order,mi' to migratetype, the word
-#   after the comma (a comma breaks words for completion);
+#   after the comma (a comma breaks words for completion), ',no' to node;
+# - '--per-c' to --per-cgroup; '-s c' to cgroup, comm, compact and
+#   compact_ms;
 # - 'perf pagealloc report -s recl' to reclaim, reclaim_ms and reclaimed,
 #   '--sort com' to comm, compact and compact_ms; '-F com' to compact and
-#   compact_ms (no comm: not a column);
+#   compact_ms (no comm, no cgroup: not columns);
 # - 'perf pagealloc timechart re' to nothing (not perf timechart's
 #   record), '--tas' to --tasks.
 export LC_ALL=C
@@ -45,6 +47,9 @@ check() {	# want, words...
 check "record report" perf pagealloc re
 check "--breakdown" perf pagealloc report --bre
 check "migratetype" perf pagealloc report --breakdown order , mi
+check "node" perf pagealloc report --breakdown order , no
+check "--per-cgroup" perf pagealloc report --per-c
+check "cgroup comm compact compact_ms" perf pagealloc report -s c
 check "reclaim reclaim_ms reclaimed" perf pagealloc report -s recl
 check "comm compact compact_ms" perf pagealloc report --sort com
 check "compact compact_ms" perf pagealloc report -F com

@@ -49,7 +49,7 @@ valid() {	# svg, label
 n=0
 while IFS=$'\t' read -r name f; do
 	perf_input "$f"
-	"$perf" pagealloc report -q "${in[@]}" -x, < "$stdin" 2>/dev/null > "$tmp/table.x"
+	"$perf" pagealloc report -q "${in[@]}" -x, < "$stdin" 2>/dev/null | nocgroup > "$tmp/table.x"
 	# the lanes' data-* in the order of the table's columns
 	keys=$(sed -n '1s/^task,//p' "$tmp/table.x")
 	grep -v '^task,' "$tmp/table.x" > "$tmp/table"

@@ -39,10 +39,13 @@ OPTION_SETS = [[], ['--count-events'], ['-x,'], ['--json'],
                ['--histogram', '-x,'], ['--histogram', '--per-process', '--json'],
                ['--outstanding', '-x,'], ['--outstanding', '--count-events', '--split-irq'],
                ['-s', 'reclaim_ms', '--breakdown', 'gfp'],
+               ['--per-cgroup', '-x,'], ['-G', '/', '-s', 'cgroup', '--json'],
+               ['--per-node'], ['--breakdown', 'node', '-x,'],
                ['-I', '1', '--json'], ['-I', '5', '-x,', '--interval-empty'],
                ['-C', '0', '--time', '10%/2'], ['--pid', '1,2', '--comm', 'perf,sh'],
                ['timechart'], ['timechart', '--per-process', '-n', '3'],
-               ['timechart', '--split-irq', '--count-events'], ['timechart', '--format=json']]
+               ['timechart', '--split-irq', '--count-events'], ['timechart', '--format=json'],
+               ['timechart', '--per-cgroup', '--format=json']]
 BAD = ('sanitizer', 'signal', 'hang')
 here = os.path.dirname(os.path.abspath(__file__))
 

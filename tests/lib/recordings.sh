@@ -27,6 +27,14 @@ perf_input() {
 	fi
 }
 
+# nocgroup: a -x, table of perf pagealloc report without the cgroup column
+# a recording with --all-cgroups adds last, for references that have no
+# cgroups (perf script of 6.1): a task that moved to another cgroup would
+# then have two rows, which the references sum, and they differ
+nocgroup() {
+	awk -F, '/^task,/ { drop = $NF == "cgroup" } drop { sub(/,[^,]*$/, "") } { print }'
+}
+
 # report_counts PERF FILE: the event counts perf report prints after its
 # dump (-D), without the percentages: what --stats prints, which 6.1
 # cannot do for a pipe's tracing data
