@@ -20,7 +20,12 @@
 # - -G/--cgroup-filter /pa-limited: only that cgroup's rows, their TOTAL
 #   its --per-cgroup row; with --outstanding, -G is refused as the other
 #   filters are (the pages are followed whoever frees them);
-# - a recording without cgroups: --per-cgroup is a one-line error.
+# - a recording without cgroups: --per-cgroup is a one-line error;
+# - -b, the same workload counted in the kernel while it is recorded:
+#   with --per-cgroup, the two groups' rows equal the recording's, every
+#   column but the stall times (each on its own clock: both 0 or both
+#   not); with -G naming the two groups (a filter in the kernel), every
+#   task row, with its cgroup column, equals the recording's.
 export LC_ALL=C
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
@@ -66,26 +71,31 @@ for f in a b; do
 	dd if=/dev/zero of=$mnt/$f bs=1M count=48 status=none
 done
 sync
-echo 1 > /proc/sys/vm/drop_caches
 cp /bin/cat $tmp/pa-stall-reader
 cp /bin/cat $tmp/pa-free-reader
 mkfifo $tmp/go-l $tmp/go-f
 
-# each task joins its group, then waits for the recording (at most 120 s)
-timeout 120 sh -c "echo \$\$ > $cgl/cgroup.procs; read x < $tmp/go-l
-	exec $tmp/pa-stall-reader $mnt/a" > /dev/null &
-pids="$!"
-timeout 120 sh -c "echo \$\$ > $cgf/cgroup.procs; read x < $tmp/go-f
-	dd if=/dev/zero of=$tmp/held bs=1M count=4 status=none
-	exec $tmp/pa-free-reader $mnt/b" > /dev/null &
-pids="$pids $!"
-for i in $(seq 100); do
-	[ "$(cat $cgl/cgroup.procs $cgf/cgroup.procs | wc -l)" = 2 ] && break
-	sleep 0.1
-done
-perf pagealloc record --all-cgroups -m 16M -o $tmp/cg.data -- sh -c "
-	echo > $tmp/go-l; echo > $tmp/go-f
-	while [ -n \"\$(cat $cgl/cgroup.procs $cgf/cgroup.procs)\" ]; do sleep 0.1; done" \
+# each task joins its group, then waits for the recording (at most 120 s);
+# $release lets them go and ends when they have
+start() {
+	rm -f $tmp/held
+	echo 1 > /proc/sys/vm/drop_caches
+	timeout 120 sh -c "echo \$\$ > $cgl/cgroup.procs; read x < $tmp/go-l
+		exec $tmp/pa-stall-reader $mnt/a" > /dev/null &
+	pids="$!"
+	timeout 120 sh -c "echo \$\$ > $cgf/cgroup.procs; read x < $tmp/go-f
+		dd if=/dev/zero of=$tmp/held bs=1M count=4 status=none
+		exec $tmp/pa-free-reader $mnt/b" > /dev/null &
+	pids="$pids $!"
+	for i in $(seq 100); do
+		[ "$(cat $cgl/cgroup.procs $cgf/cgroup.procs | wc -l)" = 2 ] && break
+		sleep 0.1
+	done
+}
+release="echo > $tmp/go-l; echo > $tmp/go-f
+	while [ -n \"\$(cat $cgl/cgroup.procs $cgf/cgroup.procs)\" ]; do sleep 0.1; done"
+start
+perf pagealloc record --all-cgroups -m 16M -o $tmp/cg.data -- sh -c "$release" \
 	> $tmp/record.log 2>&1 || { fail "perf pagealloc record exited with $?"; cat $tmp/record.log; }
 wait $pids
 pids=
@@ -137,4 +147,44 @@ perf pagealloc report -i $tmp/plain.data --per-cgroup > $tmp/out 2> $tmp/err &&
 	fail "--per-cgroup without cgroups exited with 0"
 [ "$(wc -l < $tmp/err)" = 1 ] && grep -q -- '--all-cgroups' $tmp/err && [ ! -s $tmp/out ] ||
 	fail "--per-cgroup without cgroups: $(cat $tmp/err $tmp/out)"
+
+# -b: the same workload counted in the kernel while it is recorded
+if perf pagealloc report -b -q -- true 2>&1 | grep -q 'built with BPF skeletons'; then
+	echo "no BPF skeletons: -b is not compared"
+	exit $err
+fi
+# same WHAT -b-TABLE RECORDING-TABLE: the rows of the first (but TOTAL, /
+# and the interrupts') equal the second's; the ms columns both 0 or not
+same() {
+	awk -F, -v what="$1" '
+	FNR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_ms$/) ms[i] = 1; next }
+	/^#/ || $1 == "TOTAL" || $1 == "/" || $1 ~ /^\[/ { next }
+	NR == FNR { want[$1] = $0; next }
+	$1 in want { got[$1] = $0 }
+	END {
+		for (t in want) {
+			if (!(t in got)) { print "no row " t " in the recording"; continue }
+			n = split(want[t], w, ","); split(got[t], g, ",")
+			for (i = 2; i <= n; i++)
+				if (ms[i] ? (w[i] > 0) != (g[i] > 0) : w[i] != g[i])
+					print t " column " i ": -b " w[i] ", recording " g[i]
+			rows++
+		}
+		if (rows < 2) print "fewer than 2 rows"
+	}' "$2" "$3"
+}
+for opt in --per-cgroup "-G /pa-limited,/pa-free"; do
+	start
+	perf pagealloc record --all-cgroups -q -m 16M -o $tmp/b.data -- \
+		perf pagealloc report -b -a -q -x, --split-irq $opt -- sh -c "$release" \
+		> $tmp/bpf 2> $tmp/err || { fail "-b $opt: record with report -b: $(cat $tmp/err)"; continue; }
+	wait $pids
+	pids=
+	grep -q lost $tmp/err && { fail "-b $opt: the recording lost events"; continue; }
+	perf pagealloc report -q -i $tmp/b.data -x, --split-irq $opt > $tmp/rec 2>&1
+	diffs=$(same "-b $opt" $tmp/bpf $tmp/rec)
+	echo "-b $opt: $(grep -vc '^task,\|^TOTAL,\|^/,\|^\[' $tmp/bpf) rows compared"
+	[ -z "$diffs" ] || fail "-b $opt differs from the recording: $diffs"
+done
+grep -q ',/pa-limited$' $tmp/bpf || fail "-b -G: no task row of /pa-limited: $(cat $tmp/bpf)"
 exit $err

@@ -13,6 +13,10 @@
 #         and reclaimed is at least the group's own pgsteal_direct
 #         (memory.stat; the stalls' nr_reclaimed add the slab pages they
 #         freed); the free reader's row, and every other row, has 0.
+#         Recorded with -g: --folded --stall-weight puts the reader's
+#         reclaim microseconds (each stall's, rounded down) on stacks
+#         through try_to_free_mem_cgroup_pages(), their sum the
+#         reclaim_ms column's within a microsecond a stall.
 # compact test_pagealloc's compact scenario: its thread fragments ZONE_DMA
 #         and asks it for pageblock_order blocks, which the allocator
 #         tries to compact in the thread's context: the thread's row has
@@ -74,7 +78,7 @@ sync
 echo 1 > /proc/sys/vm/drop_caches
 cp /bin/cat $tmp/pa-stall-reader
 cp /bin/cat $tmp/pa-free-reader
-perf pagealloc record -m 16M -o $tmp/memcg.data -- sh -c "
+perf pagealloc record -g -m 16M -o $tmp/memcg.data -- sh -c "
 	$tmp/pa-free-reader $mnt/b > /dev/null &
 	sh -c 'echo \$\$ > $cg/cgroup.procs; exec $tmp/pa-stall-reader $mnt/a' > /dev/null
 	wait" > $tmp/record.log 2>&1 ||
@@ -96,6 +100,17 @@ others=$(grep -v '^task,\|^TOTAL,\|^pa-stall-reader-' $tmp/memcg.csv |
 	awk -F, -v c="$(head -1 $tmp/memcg.csv | tr , '\n' | grep -nx reclaim | cut -d: -f1)" '$c != 0')
 [ -z "$others" ] || fail "memcg: other rows with reclaim stalls: $others"
 "$compare" perf $tmp/memcg.data || fail "memcg: report and perf script differ"
+if perf pagealloc report -h 2>&1 | grep -q -- --stall-weight; then
+	perf pagealloc report -q -i $tmp/memcg.data --folded --stall-weight 2> /dev/null |
+		grep '^pa-stall-reader-' > $tmp/stalls.folded
+	us=$(awk '{ s += $NF } END { print s + 0 }' $tmp/stalls.folded)
+	want=$(awk -v m="$ms" 'BEGIN { split(m, p, "."); print p[1] * 1000 + int(p[2] / 1000) }')
+	echo "memcg: --stall-weight: $us us on $(wc -l < $tmp/stalls.folded) stacks; reclaim_ms $ms"
+	[ "$us" -le "$want" ] && [ "$us" -ge $((want - ${reclaim:-0})) ] ||
+		fail "memcg: the stacks' $us us are not reclaim_ms's $want us, within $reclaim"
+	[ "$(grep -vc try_to_free_mem_cgroup_pages $tmp/stalls.folded)" = 0 ] ||
+		fail "memcg: a reclaim stack not through try_to_free_mem_cgroup_pages: $(grep -v try_to_free_mem_cgroup_pages $tmp/stalls.folded | head -1)"
+fi
 
 # --- direct compaction
 if [ ! -r "$ko" ]; then

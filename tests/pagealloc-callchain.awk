@@ -5,7 +5,12 @@
 # mm_page_alloc's pages (2^order; 1 with -v events=1) added to its
 # task's stack, frames leaf first joined by ';' (the address of a frame
 # without a symbol), and to TOTAL's.  Prints
-# "task<TAB>pages<TAB>stack" lines, to be sorted and ranked by the caller.
+# "task<TAB>stack<TAB>pages" lines, to be sorted and ranked by the caller.
+# With -v stalls=1, from perf script -F comm,tid,time,event,trace,ip,sym
+# --ns, --folded --stall-weight's instead: each reclaim stall (direct,
+# memcg, node) and each compaction run of a direct compaction (from
+# mm_compaction_try_to_compact_pages to the task's next mm_page_alloc)
+# whose begin is in the file, its microseconds on the stack of its end.
 
 function flush() {
 	if (task != "" && stack != "") {
@@ -31,6 +36,49 @@ function flush() {
 
 /^$/ {
 	flush()
+	next
+}
+
+# a time of perf script --ns, "sec.nsec:", in ns: exact below 2^53
+function ns(t) {
+	split(t, p, /[.:]/)
+	return p[1] * 1000000000 + p[2]
+}
+
+stalls {
+	flush()
+	for (c = 2; c <= NF; c++)
+		if ($c ~ /^[a-z_0-9]+:[a-z_0-9]+:$/)
+			break
+	if (c > NF)
+		next
+	tid = $(c - 2)
+	t = ns($(c - 1))
+	ev = $c
+	pg = 0
+	if (ev ~ /^vmscan:mm_vmscan_(direct|memcg|node)_reclaim_begin:$/) {
+		inrec[tid] = 1
+		rbegin[tid] = t
+	} else if (ev ~ /^vmscan:mm_vmscan_(direct|memcg|node)_reclaim_end:$/ && inrec[tid]) {
+		inrec[tid] = 0
+		pg = int((t - rbegin[tid]) / 1000)
+	} else if (ev == "compaction:mm_compaction_try_to_compact_pages:") {
+		direct[tid] = 1
+	} else if (ev == "kmem:mm_page_alloc:" && direct[tid] && !incomp[tid]) {
+		direct[tid] = 0
+	} else if (ev == "compaction:mm_compaction_begin:" && direct[tid]) {
+		incomp[tid] = 1
+		cbegin[tid] = t
+	} else if (ev == "compaction:mm_compaction_end:" && incomp[tid]) {
+		incomp[tid] = 0
+		pg = int((t - cbegin[tid]) / 1000)
+	}
+	if (pg <= 0)
+		next
+	comm = $1
+	for (i = 2; i < c - 2; i++)
+		comm = comm " " $i
+	task = comm "-" tid
 	next
 }
 
