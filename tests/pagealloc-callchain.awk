@@ -11,6 +11,8 @@
 # memcg, node) and each compaction run of a direct compaction (from
 # mm_compaction_try_to_compact_pages to the task's next mm_page_alloc)
 # whose begin is in the file, its microseconds on the stack of its end.
+# (perf script -F trace has no common_flags: an allocation in an interrupt
+# ends a direct compaction here, where the report waits for the task's.)
 
 function flush() {
 	if (task != "" && stack != "") {
