@@ -39,6 +39,7 @@ tracefs=/sys/kernel/tracing
 [ -d $tracefs/events/vmscan/mm_vmscan_memcg_reclaim_begin ] ||
 	{ echo "skip: no vmscan:mm_vmscan_memcg_reclaim_begin"; exit 2; }
 . "$(dirname "$0")"/lib/xfs_loop.sh
+. "$(dirname "$0")"/lib/pagealloc_x.sh
 . "$(dirname "$0")"/lib/pagealloc_cgroup.sh
 xfs_loop_skip
 
@@ -58,17 +59,7 @@ cleanup() {
 trap 'cleanup; exit $err' EXIT TERM INT
 fail() { echo "FAIL: $*"; err=1; }
 
-# col FILE ROW-PREFIX KEY: the KEY column of the first -x, row starting so
-col() {
-	local n
-	n=$(head -1 "$1" | tr , '\n' | grep -nx "$3" | cut -d: -f1)
-	[ -n "$n" ] && grep "^$2" "$1" | head -1 | cut -d, -f"$n"
-}
-
-mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
-grep -qw memory /sys/fs/cgroup/cgroup.controllers ||
-	{ echo "skip: no memory controller in cgroup v2"; exit 2; }
-echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+memcg_v2
 mkdir $cgl $cgf && echo 8M > $cgl/memory.max || { fail "cannot make the cgroups"; exit; }
 xfs_loop_setup $tmp || { err=1; exit; }
 for f in a b; do

@@ -28,12 +28,7 @@ trap 'rm -rf "$d"; trap - EXIT TERM INT; exit $err' EXIT TERM INT
 fail() { echo "FAIL: $*"; err=1; }
 [ "$(stat -f -c %T "$d")" = tmpfs ] || { echo "skip: $d is not on tmpfs"; exit 2; }
 
-# the column of the -x, table (a file) named by its header, on a row
-col() {	# file row-prefix key
-	local n
-	n=$(head -1 "$1" | tr , '\n' | grep -nx "$3" | cut -d: -f1)
-	[ -n "$n" ] && grep "^$2" "$1" | head -1 | cut -d, -f"$n"
-}
+. "$(dirname "$0")"/lib/pagealloc_x.sh
 
 dd if=/dev/zero of="$d/old" bs=1M count=1 status=none
 perf pagealloc record -q -m 16M -o "$d/out.data" -- sh -c "
