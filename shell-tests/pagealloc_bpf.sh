@@ -42,6 +42,7 @@ perf --list-cmds 2>/dev/null | tr -s ' ' '\n' | grep -qx pagealloc ||
 if perf pagealloc report -b -q -- true 2>&1 | grep -q 'built with BPF skeletons'; then
 	echo "skip: perf without BPF skeletons"; exit 2
 fi
+. "$(dirname "$0")"/lib/pagealloc_x.sh
 sum_slices=${PAGEALLOC_TOP:-}/tests/lib/sum-slices.awk
 [ -r "$sum_slices" ] || { echo "skip: no $sum_slices"; exit 2; }
 ko=${PAGEALLOC_KOUT:-${BUILD_DIR:-/var/tmp/pagealloc-build}/kernel}/lib/test_pagealloc.ko
@@ -59,34 +60,17 @@ cleanup() {
 trap 'cleanup; exit $err' EXIT TERM INT
 fail() { echo "FAIL: $*"; err=1; }
 
-# same ROWS-FILE OTHER-FILE: every row of the first -x, table (but TOTAL
-# and the interrupt rows: report -b counts the interrupts of the tasks it
-# follows, the recording all) is in the second with the same values; the
-# ms columns both 0 or not
+# same ROWS-FILE OTHER-FILE WHAT: same_rows, a failure per difference
 same() {
-	awk -F, -v what="$3" '
-	FNR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_ms$/) ms[i] = 1; next }
-	/^#/ || $1 == "TOTAL" || $1 ~ /^\[/ { next }
-	NR == FNR { want[$1] = $0; next }
-	$1 in want { got[$1] = $0 }
-	END {
-		bad = 0
-		for (t in want) {
-			if (!(t in got)) { print "FAIL: " what ": no row " t " in the recording"; bad = 1; continue }
-			n = split(want[t], w, ","); split(got[t], g, ",")
-			for (i = 2; i <= n; i++) {
-				if (ms[i]) {
-					if ((w[i] > 0) != (g[i] > 0)) { print "FAIL: " what ": " t " column " i ": " w[i] " vs " g[i]; bad = 1 }
-				} else if (w[i] != g[i]) {
-					print "FAIL: " what ": " t " column " i ": -b " w[i] ", recording " g[i]; bad = 1
-				}
-			}
-			rows++
-		}
-		if (!rows) { print "FAIL: " what ": no rows"; bad = 1 }
-		else print what ": " rows " rows of -b equal the recording'\''s"
-		exit bad
-	}' "$1" "$2" || err=1
+	local diffs
+
+	diffs=$(same_rows "$3" "$1" "$2")
+	if [ -n "$diffs" ]; then
+		echo "$diffs" | sed 's/^/FAIL: /'
+		err=1
+	else
+		echo "$3: the rows of -b equal the recording's"
+	fi
 }
 
 # scenarios: the module's thread, -a

@@ -148,26 +148,6 @@ if perf pagealloc report -b -q -- true 2>&1 | grep -q 'built with BPF skeletons'
 	echo "no BPF skeletons: -b is not compared"
 	exit $err
 fi
-# same WHAT -b-TABLE RECORDING-TABLE: the rows of the first (but TOTAL, /
-# and the interrupts') equal the second's; the ms columns both 0 or not
-same() {
-	awk -F, -v what="$1" '
-	FNR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_ms$/) ms[i] = 1; next }
-	/^#/ || $1 == "TOTAL" || $1 == "/" || $1 ~ /^\[/ { next }
-	NR == FNR { want[$1] = $0; next }
-	$1 in want { got[$1] = $0 }
-	END {
-		for (t in want) {
-			if (!(t in got)) { print "no row " t " in the recording"; continue }
-			n = split(want[t], w, ","); split(got[t], g, ",")
-			for (i = 2; i <= n; i++)
-				if (ms[i] ? (w[i] > 0) != (g[i] > 0) : w[i] != g[i])
-					print t " column " i ": -b " w[i] ", recording " g[i]
-			rows++
-		}
-		if (!rows) print "no rows"
-	}' "$2" "$3"
-}
 for opt in --per-cgroup "-G /pa-limited,/pa-free"; do
 	start
 	perf pagealloc record --all-cgroups -q -m 16M -o $tmp/b.data -- \
@@ -177,7 +157,7 @@ for opt in --per-cgroup "-G /pa-limited,/pa-free"; do
 	pids=
 	grep -q lost $tmp/err && { fail "-b $opt: the recording lost events"; continue; }
 	perf pagealloc report -q -i $tmp/b.data -x, --split-irq $opt > $tmp/rec 2>&1
-	diffs=$(same "-b $opt" $tmp/bpf $tmp/rec)
+	diffs=$(same_rows "-b $opt" $tmp/bpf $tmp/rec)
 	rows=$(grep -vc '^task,\|^TOTAL,\|^/,\|^\[' $tmp/bpf)
 	echo "-b $opt: $rows rows compared"
 	[ -z "$diffs" ] && [ "$rows" -ge 2 ] || fail "-b $opt differs from the recording: $diffs"
@@ -196,7 +176,7 @@ if mount -t cgroup -o perf_event none $tmp/v1 2> /dev/null && mkdir $tmp/v1/pa-v
 	wait $pids
 	pids=
 	perf pagealloc report -q -i $tmp/v1.data -x, --split-irq --per-cgroup > $tmp/rec 2>&1
-	diffs=$(same "-b on cgroup v1" $tmp/bpf $tmp/rec)
+	diffs=$(same_rows "-b on cgroup v1" $tmp/bpf $tmp/rec)
 	echo "-b on cgroup v1: $(grep '^/pa-v1,' $tmp/bpf | cut -d, -f1-2)"
 	grep -q '^/pa-v1,' $tmp/bpf && [ -z "$diffs" ] ||
 		fail "-b on cgroup v1 differs from the recording: $diffs $(cat $tmp/bpf)"

@@ -11,7 +11,10 @@
 # - --per-node: each node's row equals, column for column, the pages and
 #   events perf script shows of the same file, each page mapped to its
 #   node through this guest's /sys/devices/system/node/node*/memory*
-#   blocks, and the per-CPU list lock events by their nid.
+#   blocks, and the per-CPU list lock events by their nid;
+# - -b --per-node, run as the command of a recording of the same dd: its
+#   node rows equal the recording's (--comm dd: -b follows the command,
+#   the recording has every task), dd's pages on the bound node.
 export LC_ALL=C
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
@@ -23,6 +26,7 @@ nodes=$(ls -d $sys/node/node[0-9]* 2>/dev/null | wc -l)
 [ "$nodes" -ge 2 ] || { echo "skip: $nodes NUMA node(s)"; exit 2; }
 [ -r $sys/memory/block_size_bytes ] || { echo "skip: no $sys/memory"; exit 2; }
 
+. "$(dirname "$0")"/lib/pagealloc_x.sh
 err=0
 d=$(mktemp -d /tmp/__perf_test.pa_numa.XXXXX)
 trap 'rm -rf "$d"; trap - EXIT TERM INT; exit $err' EXIT TERM INT
@@ -103,5 +107,26 @@ for in in file pipe; do
 	grep -q "^node$last [1-9]" $d/ref && diff -u $d/ref $d/ours ||
 		fail "$in: --per-node differs from perf script mapped through $sys/node"
 done
+
+if perf pagealloc report -b -q -- true 2>&1 | grep -q 'built with BPF skeletons'; then
+	echo "no BPF skeletons: -b is not compared"
+	exit $err
+fi
+perf pagealloc record -q -m 16M -o $d/b.data -- \
+	perf pagealloc report -b -x, --per-node --comm dd -- \
+	numactl --membind=$last dd if=/dev/zero of=$d/h bs=1M count=8 status=none \
+	> $d/bpf 2> $d/err || { fail "-b --per-node: record with report -b: $(cat $d/err)"; exit; }
+grep -q lost $d/err && fail "-b --per-node: the recording lost events"
+perf pagealloc report -i $d/b.data -x, --per-node --comm dd > $d/rec 2>&1
+echo "-b --per-node, dd:"
+cat $d/bpf
+diffs=$(same_rows "-b --per-node" $d/bpf $d/rec)
+on=$(col $d/bpf "node$last," alloc)
+[ -z "$diffs" ] && [ "${on:-0}" -ge 2048 ] ||
+	fail "-b --per-node: dd has ${on:-0} pages on node$last, its file 2048; $diffs; the recording: $(cat $d/rec)"
+grep "^# per-node:" $d/bpf > $d/nopage.bpf
+grep "^# per-node:" $d/rec > $d/nopage.rec
+[ -s $d/nopage.rec ] && cmp -s $d/nopage.bpf $d/nopage.rec ||
+	fail "-b --per-node: events of no page differ: $(cat $d/nopage.bpf) / $(cat $d/nopage.rec)"
 
 exit $err

@@ -14,6 +14,10 @@
 #   that no allocation of the recording held.
 # The file is also compared, every row and column, with the table
 # tests/pagealloc-compare computes from perf script of the same file.
+# Recorded with -g, dd writing a 4 MiB file: its stacks by the pages they
+# still hold (--folded --outstanding) add up to its outstanding column,
+# of which shmem's write path holds the file's 1024 pages and less than
+# its buffer more; pagealloc-compare checks them against perf script.
 export LC_ALL=C
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 2; }
@@ -59,4 +63,18 @@ sum=$(grep -v '^#' "$d/table" | awk -F, -v c="$(head -1 "$d/table" | tr , '\n' |
 	fail "TOTAL's outstanding is not the rows' sum $sum"
 
 "$compare" perf "$d/out.data" || fail "report and perf script differ"
+
+perf pagealloc record -q -g -m 16M -o "$d/g.data" -- \
+	dd if=/dev/zero of="$d/held-g" bs=1M count=4 status=none > "$d/record.log" 2>&1 ||
+	{ fail "perf pagealloc record -g"; cat "$d/record.log"; exit; }
+perf pagealloc report -i "$d/g.data" --outstanding -x, > "$d/table" 2> "$d/err" &&
+perf pagealloc report -i "$d/g.data" --outstanding --folded > "$d/folded" 2> "$d/err" ||
+	{ fail "perf pagealloc report --outstanding --folded"; cat "$d/err"; exit; }
+out=$(col "$d/table" dd- outstanding)
+sum=$(awk '/^dd-/ { s += $NF } END { print s + 0 }' "$d/folded")
+shm=$(awk '/^dd-/ && /shmem_/ { s += $NF } END { print s + 0 }' "$d/folded")
+echo "-g: dd has $out pages outstanding, $sum in its stacks, $shm under shmem_"
+[ "$sum" = "$out" ] && [ "$shm" -ge 1024 ] && [ "$shm" -lt 1280 ] ||
+	fail "-g: dd's stacks hold $sum of its $out outstanding pages, $shm under shmem_: $(grep '^dd-' "$d/folded")"
+"$compare" perf "$d/g.data" || fail "-g: report and perf script differ"
 exit $err

@@ -13,9 +13,28 @@
 # whose begin is in the file, its microseconds on the stack of its end.
 # (perf script -F trace has no common_flags: an allocation in an interrupt
 # ends a direct compaction here, where the report waits for the task's.)
+# With -v outstanding=1, --folded --outstanding's instead: the pages of
+# each successful mm_page_alloc are its task's stack's until a
+# mm_page_free whose pages all belong to one allocation frees them (a
+# page allocated again changes owner, as tests/pagealloc-script.awk has
+# it); the pages held at the end.
 
-function flush() {
-	if (task != "" && stack != "") {
+function hex(s,    v, i) {
+	s = tolower(substr(s, 3))
+	v = 0
+	for (i = 1; i <= length(s); i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+
+function flush(    p) {
+	if (task != "" && outstanding) {
+		nalloc++
+		for (p = apfn; p < apfn + 2 ^ aorder; p++) {
+			own[p] = task "\t" stack
+			oid[p] = nalloc
+		}
+	} else if (task != "" && stack != "") {
 		n[task "\t" stack] += pg
 		n["TOTAL\t" stack] += pg
 	}
@@ -89,7 +108,25 @@ stalls {
 	for (c = 2; c <= NF; c++)
 		if ($c ~ /^[a-z_0-9]+:[a-z_0-9]+:$/)
 			break
-	if (c > NF || $c != "kmem:mm_page_alloc:")
+	if (c > NF)
+		next
+	if (outstanding && $c == "kmem:mm_page_free:") {
+		for (i = c + 1; i <= NF; i++) {
+			if ($i ~ /^pfn=/)
+				pfn = hex(substr($i, 5))
+			if ($i ~ /^order=/)
+				fn = 2 ^ substr($i, 7)
+		}
+		for (p = pfn; p < pfn + fn; p++)
+			if (!(p in own) || oid[p] != oid[pfn])
+				next
+		for (p = pfn; p < pfn + fn; p++) {
+			delete own[p]
+			delete oid[p]
+		}
+		next
+	}
+	if ($c != "kmem:mm_page_alloc:")
 		next
 	comm = $1
 	for (i = 2; i < c - 1; i++)
@@ -98,14 +135,22 @@ stalls {
 	for (i = c + 1; i <= NF; i++) {
 		if ($i == "pfn=0x0")
 			next
-		if ($i ~ /^order=/)
-			pg = events ? 1 : 2 ^ substr($i, 7)
+		if ($i ~ /^pfn=/)
+			apfn = hex(substr($i, 5))
+		if ($i ~ /^order=/) {
+			aorder = substr($i, 7) + 0
+			pg = events ? 1 : 2 ^ aorder
+		}
 	}
 	task = comm "-" $(c - 1)
 }
 
 END {
 	flush()
+	# a stack of no frames is in no line, as the report has none
+	for (p in own)
+		if (own[p] !~ /\t$/)
+			n[own[p]]++
 	for (k in n)
 		print k "\t" n[k]
 }
