@@ -60,6 +60,14 @@ function flush(    p) {
 	next
 }
 
+# the field of the event name ("sys:name:"), NF + 1 on a line without one
+function event_col(    c) {
+	for (c = 2; c <= NF; c++)
+		if ($c ~ /^[a-z_0-9]+:[a-z_0-9]+:$/)
+			break
+	return c
+}
+
 # a time of perf script --ns, "sec.nsec:", in ns: exact below 2^53
 function ns(t) {
 	split(t, p, /[.:]/)
@@ -68,9 +76,7 @@ function ns(t) {
 
 stalls {
 	flush()
-	for (c = 2; c <= NF; c++)
-		if ($c ~ /^[a-z_0-9]+:[a-z_0-9]+:$/)
-			break
+	c = event_col()
 	if (c > NF)
 		next
 	tid = $(c - 2)
@@ -105,9 +111,7 @@ stalls {
 
 {
 	flush()
-	for (c = 2; c <= NF; c++)
-		if ($c ~ /^[a-z_0-9]+:[a-z_0-9]+:$/)
-			break
+	c = event_col()
 	if (c > NF)
 		next
 	if (outstanding && $c == "kmem:mm_page_free:") {
