@@ -10,6 +10,11 @@
 #            column but the two stall times, each measured on its own
 #            clock (the kernel's monotonic clock, perf's): both are 0 or
 #            both are not; "compact" gives direct compactions and reclaims.
+#            With --histogram on "compact", the histograms -b builds in
+#            the kernel have the recording's number of stalls of each
+#            kind, their buckets add up to it, their totals are -b's
+#            reclaim_ms and compact_ms, and the longest is in the last
+#            bucket (the bucket of each stall may differ by the clocks).
 # tmpfs      a writer of 8 MiB into tmpfs and its rm, under report -b with
 #            the command (followed through its forks) and --split-irq:
 #            every task row report -b prints is in the recording's report
@@ -73,21 +78,57 @@ same() {
 	fi
 }
 
+# hist_check BPF-FILE RECORDING-FILE ROW: -b --histogram -x, against
+# its own columns and the recording's --histogram; a line per difference
+hist_check() {
+	awk -F, -v t="$3" '
+	FNR == 1 { f++ }
+	$1 == "task" && $2 == "alloc" { for (i = 1; i <= NF; i++) c[f, $i] = i; next }
+	$1 != t { next }
+	f == 1 && $2 ~ /^[0-9]/ { ms["reclaim"] = $c[1, "reclaim_ms"]; ms["compaction"] = $c[1, "compact_ms"] }
+	$2 != "reclaim" && $2 != "compaction" { next }
+	f == 2 { rec[$2] = $6; next }
+	{ k = $2; n[k] += $5; stalls[k] = $6; total[k] = $7; max[k] = $8 }
+	$5 { lo[$2] = $3; hi[$2] = $4 }
+	END {
+		if (!stalls["compaction"]) print "no compaction run in -b histogram"
+		for (k in ms) {
+			if (stalls[k] != rec[k]) print k ": -b " stalls[k] " stalls, recording " rec[k]
+			if (!stalls[k]) continue
+			if (n[k] != stalls[k]) print k ": the buckets hold " n[k] " of " stalls[k]
+			if (total[k] != ms[k]) print k ": total " total[k] " ms, column " ms[k]
+			us = max[k] * 1000
+			if (us + 1 < lo[k] || us > hi[k] + 1) print k ": longest " max[k] " ms not in the last bucket " lo[k] "-" hi[k] " us"
+		}
+	}' "$1" "$2"
+}
+
 # scenarios: the module's thread, -a
 if [ -r "$ko" ] && insmod "$ko"; then
 	loaded=1
 	for scenario in direct batched order3 fail drain extfrag compact; do
+		hist=
+		[ $scenario = compact ] && hist=--histogram
 		perf pagealloc record -q -m 4M -o "$tmp/data" -- \
-			perf pagealloc report -b -a --split-irq -q -x, -- \
+			perf pagealloc report -b -a --split-irq -q -x, $hist -- \
 			sh -c "echo $scenario > $ctl/run" > "$tmp/bpf" 2> "$tmp/err" ||
 			{ fail "$scenario: record with report -b: $(cat "$tmp/err")"; continue; }
 		tid=$(sed -n '1s/.* tid=\([0-9]*\).*/\1/p' $ctl/expected)
-		perf pagealloc report -q -i "$tmp/data" --split-irq -x, > "$tmp/rec" 2>&1
+		perf pagealloc report -q -i "$tmp/data" --split-irq -x, $hist > "$tmp/rec" 2>&1
 		grep -q lost "$tmp/err" && { fail "$scenario: the recording lost events"; continue; }
-		grep -E "^task,|^pagealloc-test-$tid," "$tmp/bpf" > "$tmp/row"
+		grep -E "^task,alloc,|^pagealloc-test-$tid,[0-9]" "$tmp/bpf" > "$tmp/row"
 		[ "$(wc -l < "$tmp/row")" = 2 ] || { fail "$scenario: no row pagealloc-test-$tid"; cat "$tmp/bpf"; continue; }
-		same "$tmp/row" "$tmp/rec" "$scenario"
+		# the table, without the histograms' lines
+		grep -v '^[^,]*,\(reclaim\|compaction\),' "$tmp/rec" > "$tmp/rec.table"
+		same "$tmp/row" "$tmp/rec.table" "$scenario"
 		sed -n 2p "$tmp/row"
+		[ -n "$hist" ] || continue
+		diffs=$(hist_check "$tmp/bpf" "$tmp/rec" "pagealloc-test-$tid")
+		if [ -n "$diffs" ]; then
+			echo "$diffs" | sed "s/^/FAIL: $scenario --histogram: /"
+			err=1
+		fi
+		grep "^pagealloc-test-$tid,[a-z]*,[0-9]*,[0-9]*,[1-9]" "$tmp/bpf"
 	done
 else
 	echo "no $ko: the module scenarios are not run"

@@ -45,7 +45,7 @@ refuse() {	# param=value, the kernel message it must cause
 		echo "insmod $1: refused: ${msg#*] }"
 	fi
 }
-for p in nr_direct nr_batched nr_order3 max_drain_pages max_extfrag_pages nr_compact_allocs; do
+for p in nr_direct nr_batched nr_order3 max_drain_pages max_extfrag_pages nr_compact_allocs nr_hold; do
 	refuse "$p=0" "$p=0 is out of range"
 	refuse "$p=4294967295" "$p=4294967295 is out of range"
 done
@@ -62,17 +62,21 @@ refuse nr_batched=-1 ""
 if [ "$quarter" -lt 65536 ]; then
 	refuse "nr_batched=$((quarter + 1))" "more than a quarter of memory"
 	refuse "max_extfrag_pages=$((quarter + 1))" "more than a quarter of memory"
+	refuse "nr_hold=$((quarter + 1))" "more than a quarter of memory"
 fi
 
 # every bound reached: loads, runs, unloads
 held=$(( quarter < 65536 ? quarter : 65536 ))
-args="nr_direct=65536 nr_batched=$held nr_order3=8192 max_drain_pages=$held max_extfrag_pages=$held nr_compact_allocs=64"
+args="nr_direct=65536 nr_batched=$held nr_order3=8192 max_drain_pages=$held max_extfrag_pages=$held nr_compact_allocs=64 nr_hold=$held"
 # shellcheck disable=SC2086
 if insmod "$ko" $args; then
-	for s in direct batched order3; do
+	# hold last: the unload frees the pages it holds
+	for s in direct batched order3 hold; do
 		echo $s > $ctl/run || fail "scenario $s at the bounds ($args): $(head -1 $ctl/expected)"
 		head -2 $ctl/expected | tr '\n' ' '; echo
 	done
+	grep -qx "held: $((held - held / 2))" $ctl/expected ||
+		fail "hold at the bound: $(grep held: $ctl/expected), want $((held - held / 2))"
 	rmmod test_pagealloc || fail "rmmod after the scenarios"
 else
 	fail "insmod $args"

@@ -63,6 +63,8 @@ run error 'truncated in its header: 64 of 104 bytes' -i "$t/trunc-header.data"
 run error 'is truncated: 200000 bytes, its event data end at' -i "$t/trunc-data.data"
 run error 'is truncated after its event data' -i "$t/trunc-features.data"
 run error "no page allocator events .*perf pagealloc record" -i "$d/nopage.data"
+# a pipe: an option the stream cannot serve is said once, as for a file
+run error 'needs the NUMA memory map of the recorded machine, - has none' -i - --per-node < "$d/pipe.data"
 run partial "kmem:mm_page_alloc has no field 'order'" -i "$t/nofield.data"
 # alloc cannot be computed, the other columns can
 grep -qE '^TOTAL +- +[0-9]+ ' "$t/out" || { echo "FAIL: nofield: $(grep ^TOTAL "$t/out")"; err=1; }
