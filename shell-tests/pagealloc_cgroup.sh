@@ -16,7 +16,8 @@
 # - membership as perf report --sort cgroup,pid shows it: for each cgroup
 #   and pid, perf report's mm_page_alloc and mm_page_free events equal
 #   alloc + alloc_failed and free_direct + free_batched of the
-#   --count-events --per-process rows;
+#   --count-events rows (a row a thread, as perf report's pid is the
+#   thread's: perf record's side-band thread frees pages too);
 # - -G/--cgroup-filter /pa-limited: only that cgroup's rows, their TOTAL
 #   its --per-cgroup row; with --outstanding, -G is refused as the other
 #   filters are (the pages are followed whoever frees them);
@@ -103,7 +104,7 @@ report() {	# output, options...
 }
 report cgroups --per-cgroup --outstanding
 report tasks --outstanding
-report counts --count-events --per-process
+report counts --count-events
 report plain --per-cgroup
 report limited -G /pa-limited
 grep -v '^#' $tmp/cgroups

@@ -72,7 +72,7 @@ record $tmp/pipe.data -
 for f in file.data pipe.data; do
 	in=$tmp/$f
 	for t in "cgroups --per-cgroup --outstanding" "tasks --outstanding" \
-		 "counts --count-events --per-process"; do
+		 "counts --count-events"; do
 		set -- $t
 		out=$1
 		shift

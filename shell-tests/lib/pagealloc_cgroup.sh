@@ -24,9 +24,10 @@ cgroup_sums() {
 # cgroup_membership PERF FILE COUNTS OUT: in OUT.ref, the mm_page_alloc
 # and mm_page_free events perf report --sort cgroup,pid of FILE counts for
 # each cgroup and pid; in OUT.ours the same from COUNTS, the -x, table of
-# perf pagealloc report --count-events --per-process (alloc +
-# alloc_failed, free_direct + free_batched), by its cgroup column and the
-# pid its rows' names end in.  Returns diff's status.
+# perf pagealloc report --count-events (alloc + alloc_failed,
+# free_direct + free_batched), by its cgroup column and the tid its rows'
+# names end in: perf report's pid key is the thread's tid, and a row a
+# thread keeps the threads of one process apart.  Returns diff's status.
 cgroup_membership() {
 	"$1" report -i "$2" --stdio -n --sort cgroup,pid 2> /dev/null |
 	awk '/^# Samples: .* of event / { ev = $NF; gsub(/\047/, "", ev); next }
