@@ -8,6 +8,8 @@ Each FILE.data comes with FILE.args (perf pagealloc report's options, for
 replay.py) and FILE.expect, a pattern the error perf prints must match.
 The seeds are recordings of tests/data: basic.data (a file with tracing
 data) and host-cgroups.data (samples with a cgroup id after the raw data).
+OUT_DIR/readable/ gets the pipes perf must read as it reads their seed,
+host-pipe.data of tests/fuzz/seeds: FILE.data with FILE.seed, its name.
 """
 import os
 import struct
@@ -17,6 +19,12 @@ import perfdata
 
 PERF_RECORD_COMM = 3
 PERF_RECORD_NAMESPACES = 16
+PERF_RECORD_SAMPLE = 9
+S_BRANCH_STACK = 1 << 11
+BRANCH_HW_INDEX = 1 << 17
+PERF_RECORD_HEADER_FEATURE = 80
+HEADER_NRCPUS = 7
+HEADER_CPU_TOPOLOGY = 13
 S_CGROUP = 1 << 21
 
 
@@ -42,11 +50,15 @@ def tracing_short_section(seed):
     return bytes(buf)
 
 
-def swapped(records):
+def swapped(records, sample_type=1 | 2 | 4, branch_sample_type=None):
     """A file written on the other endianness: one software event (its
-    samples with ip, tid and time), no features, the records (type, misc,
-    payload) in big-endian."""
-    attr = struct.pack('>IIQQQQQIIQ', 1, 64, 0, 1, 1 | 2 | 4, 0, 0, 0, 0, 0)
+    samples with ip, tid and time by default), no features, the records
+    (type, misc, payload) in big-endian.  With branch_sample_type, the
+    attr has its size of version 2, which holds it."""
+    size = 64 if branch_sample_type is None else 80
+    attr = struct.pack('>IIQQQQQIIQ', 1, size, 0, 1, sample_type, 0, 0, 0, 0, 0)
+    if branch_sample_type is not None:
+        attr += struct.pack('>QQ', 0, branch_sample_type)
     attr += struct.pack('>QQ', 0, 0)            # no ids
     data = b''.join(struct.pack('>IHH', t, m, 8 + len(b)) + b for t, m, b in records)
     attrs_off = 104
@@ -74,6 +86,37 @@ def raw_padding(seed):
     raise ValueError('no sample with raw data')
 
 
+def pipe_feature_moved(seed, bit, after=None):
+    """The pipe stream seed with its HEADER_FEATURE record of bit moved to
+    after that of the feature after, or left out (after None)."""
+    p = perfdata.parse(seed)
+    assert p.pipe
+    out = bytearray(seed[:perfdata.PIPE_HEADER])
+    moved = None
+    for r in p.records:
+        end = r.off + r.size
+        if hasattr(r, 'tracing'):
+            end = r.tracing[0] + ((r.tracing[1] + 7) & ~7)
+        feat = None
+        if r.type == PERF_RECORD_HEADER_FEATURE:
+            feat = struct.unpack_from('<Q', seed, r.off + 8)[0]
+        if feat == bit:
+            moved = seed[r.off:end]
+            continue
+        out += seed[r.off:end]
+        if feat == after and after is not None:
+            assert moved
+            out += moved
+    assert moved and len(out) == len(seed) - (len(moved) if after is None else 0)
+    return bytes(out)
+
+
+def write_readable(out, name, buf, seed):
+    os.makedirs(os.path.join(out, 'readable'), exist_ok=True)
+    open(os.path.join(out, 'readable', name + '.data'), 'wb').write(buf)
+    open(os.path.join(out, 'readable', name + '.seed'), 'w').write(seed + '\n')
+
+
 def main():
     seeds, out = sys.argv[1:3]
 
@@ -90,8 +133,27 @@ def main():
           swapped([(PERF_RECORD_NAMESPACES, 0, struct.pack('>II', 1, 1)),
                    (0xffffffff, 0xffff, b'\xff' * 8)]),
           'record of type 16 has 16 bytes, needs 24')
+    # a sample whose branch stack claims 2^20 entries, in a record of none:
+    # their flags were swapped in place before the size was checked
+    write(out, 'swapped-branch-nr',
+          swapped([(PERF_RECORD_SAMPLE, 0, struct.pack('>QIIQQ', 0, 1, 1, 1, 1 << 20))],
+                  1 | 2 | 4 | S_BRANCH_STACK),
+          "Can't parse sample")
+    # the same with the hardware index before the entries
+    write(out, 'swapped-branch-nr-hw-idx',
+          swapped([(PERF_RECORD_SAMPLE, 0, struct.pack('>QIIQQQ', 0, 1, 1, 1, 1 << 20, 0))],
+                  1 | 2 | 4 | S_BRANCH_STACK, BRANCH_HW_INDEX),
+          "Can't parse sample")
     write(out, 'raw-padding', raw_padding(seed('host-cgroups.data')),
           "Can't parse sample")
+    # a CPU topology with no CPU count before it: no per-CPU ids
+    write_readable(out, 'topology-first',
+                   pipe_feature_moved(seed('host-pipe.data'), HEADER_NRCPUS),
+                   'host-pipe.data')
+    write_readable(out, 'topology-before-nrcpus',
+                   pipe_feature_moved(seed('host-pipe.data'), HEADER_NRCPUS,
+                                      HEADER_CPU_TOPOLOGY),
+                   'host-pipe.data')
 
 
 if __name__ == '__main__':
