@@ -19,7 +19,6 @@ import perfdata
 
 PERF_RECORD_COMM = 3
 PERF_RECORD_NAMESPACES = 16
-PERF_RECORD_SAMPLE = 9
 S_BRANCH_STACK = 1 << 11
 BRANCH_HW_INDEX = 1 << 17
 PERF_RECORD_HEADER_FEATURE = 80
@@ -136,12 +135,12 @@ def main():
     # a sample whose branch stack claims 2^20 entries, in a record of none:
     # their flags were swapped in place before the size was checked
     write(out, 'swapped-branch-nr',
-          swapped([(PERF_RECORD_SAMPLE, 0, struct.pack('>QIIQQ', 0, 1, 1, 1, 1 << 20))],
+          swapped([(perfdata.PERF_RECORD_SAMPLE, 0, struct.pack('>QIIQQ', 0, 1, 1, 1, 1 << 20))],
                   1 | 2 | 4 | S_BRANCH_STACK),
           "Can't parse sample")
     # the same with the hardware index before the entries
     write(out, 'swapped-branch-nr-hw-idx',
-          swapped([(PERF_RECORD_SAMPLE, 0, struct.pack('>QIIQQQ', 0, 1, 1, 1, 1 << 20, 0))],
+          swapped([(perfdata.PERF_RECORD_SAMPLE, 0, struct.pack('>QIIQQQ', 0, 1, 1, 1, 1 << 20, 0))],
                   1 | 2 | 4 | S_BRANCH_STACK, BRANCH_HW_INDEX),
           "Can't parse sample")
     write(out, 'raw-padding', raw_padding(seed('host-cgroups.data')),
